@@ -124,7 +124,7 @@ def test_rulebooks_first_draft_makes_the_nine_pages_it_lists_and_its_figures_fol
     pages = [re.sub(r"\s", "", "".join(g.char for g in page)) for page in glyphs(ws / "build" / "hoshi" / "rulebook.pdf")]
     assert len(pages) == 9, len(pages)
     said = ["プレイ人数2〜4", "目次", "1概要", "2コンポーネント", "4枚", "15個", "実物大", "3ゲームの準備", "3.1カードを配る",
-            "3.2トークンを置く", "4ゲームの進行", "4.1", "4.2", "5ゲームの終了", "6よくある質問", "早見表", "索引", "【星】",
+            "3.2トークンを置く", "4ゲームの進行", "4.1", "4.2", "5ゲームの終了", "6よくある質問", "早見表", "索引", "星",
             "問題点", "変更履歴", "校正メモ", "草案ファイル"]
     text, at = "".join(pages), 0
     for part in said:

@@ -431,7 +431,7 @@ def test_the_pictures_small_text_is_warned_once_with_its_smallest_size_and_page(
 
 def test_the_docs_doujin_book_example_is_what_populous_export_says(tmp_path):
     """docs/exports.md quoted 「22 pages of the rulebook and 2 blank」, which no shipped game's shop
-    book was (populous' is 19 + 1): the example is read against populous' export, with the small
+    book was (populous' is 18 + 2): the example is read against populous' export, with the small
     text line it quotes."""
     import json
     import re

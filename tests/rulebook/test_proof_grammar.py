@@ -76,6 +76,14 @@ def _found(*lines: str, rules: bool = True) -> list[tuple[str, str, str]]:
     ("全員が待つ...そして出す。", "version 1.5... と書く。", "leader", "...", "……"),
     ("赤―それが切り札です。", "赤――それが切り札です。", "leader", "―", "――"),
     ("赤—それが切り札です。", "Alice — Draft 1 を読む。", "leader", "—", "――"),
+    ("互いに２回目の消費するフィーバー数を宣言します。", "互いに２回目に消費するフィーバー数を宣言します。", "no",
+     "２回目の消費する", "２回目に消費する"),
+    ("最初に３枚の配置するワーカーを選ぶ。", "プレイヤーの配置するワーカーを３つの異なる色から選ぶ。", "no",
+     "３枚の配置する", "３枚に配置する"),
+    ("横倒しのアリス１つ選び、配下にします。", "横倒しのアリスを１つ選び、配下にします。", "wo", "アリス１つ選び",
+     "アリスを１つ選び"),
+    ("山札からカード２枚引く。", "毎ターン１枚引き、各ラウンド２枚捨て、山札から２枚引く。", "wo", "カード２枚引く",
+     "カードを２枚引く"),
 ])
 def test_each_rule_finds_its_slip_and_leaves_the_right_form(wrong, right, rule, found, suggest):
     assert (rule, found, suggest) in _found(wrong)
@@ -169,8 +177,8 @@ def test_the_quotative_toiu_in_kana_is_no_variant_of_the_verb_said_in_kanji():
 
 
 SHIPPED = {  # the slips each draft contains, read by an editor: all must be found
-    "populous": {"しいる", "始めて", "につい", "１方", "”このパイルの枚数”", "”【パストパイル】の枚数”"},
-    "alicematic-eiketsuden": {"しください", "例え"},
+    "populous": {"しいる", "始めて", "につい", "１方", "２回目の消費する", "”このパイルの枚数”", "”【パストパイル】の枚数”"},
+    "alicematic-eiketsuden": {"しください", "例え", "アリス１つ選び"},
     "asian-delivery": {"移動後する", "れたいた", "”通ったエリア数”", "”全エリアにある、自分の市場の数”"},
     "alicematic-medallions": {"”自分が持つ軍勢の数”", "”（メダリオンカードの）数字”"},
 }

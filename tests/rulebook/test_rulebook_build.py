@@ -257,7 +257,7 @@ def test_the_index_page_numbers_go_to_their_pages(built):
     page_glyphs = [g for g in glyphs(pdf)[at] if g.char.strip()]
     height = float(reader.pages[at].mediabox.height)
     links = [a.get_object() for a in reader.pages[at]["/Annots"]]
-    printed = sorted(int(p) for line in re.findall(r"】\s+([\d、]+)", texts(pdf)[at]) for p in line.split("、"))
+    printed = sorted(int(p) for line in re.findall(r"\S (\d+(?:、\d+)*)\r?$", texts(pdf)[at], re.M) for p in line.split("、"))
     assert len(links) == len(printed) > 15
     for link in links:
         x0, y0, x1, y1 = (float(v) * 25.4 / 72 for v in link["/Rect"])
@@ -755,7 +755,7 @@ def test_index_lists_terms_with_their_pages(books):
     b = books["asian-delivery"]
     index_page = next(i for i, t in enumerate(b.text) if t.lstrip().startswith("索引"))
     text = b.text[index_page]
-    m = re.search(r"【倉庫】\s*([\d、]+)", text)
+    m = re.search(r"\n倉庫\s*([\d、]+)", text)
     assert m
     for page in (int(p) for p in m.group(1).split("、")):
         assert "【倉庫】" in b.text[page - 1].replace("\n", "")
@@ -823,7 +823,7 @@ def test_index_covers_the_rules_only(books):
     b = books["populous"]
     index_page = next(i for i, t in enumerate(b.text) if t.lstrip().startswith("索引"))
     appendix = section_pages(b, "デザイナーノート").start + 1
-    pages = [int(p) for found in re.findall(r"】\s*([\d、\s]+)", b.text[index_page]) for p in re.split(r"[、\s]+", found) if p]
+    pages = [int(p) for found in re.findall(r"\S (\d+(?:、\d+)*)\r?$", b.text[index_page], re.M) for p in found.split("、")]
     assert pages and max(pages) < appendix
 
 
@@ -896,23 +896,44 @@ def test_the_booklets_printing_note_stands_inside_a_home_printers_margin(books, 
 
 
 def test_index_lists_a_rare_variant_under_the_books_spelling(books):
-    """【創生エリア】 (once, a typo the proofing report lists) is indexed under 【創世エリア】."""
+    """【創生エリア】 (once, a typo the proofing report lists) is indexed under 創世エリア."""
     b = books["populous"]
     page = next(t for t in b.text if t.lstrip().startswith("索引"))
-    assert "【創生エリア】" not in page
+    assert "創生エリア" not in page
     typo_page = next(i + 1 for i, t in enumerate(b.text) if "【創生エリア】" in t and not t.lstrip().startswith("付録"))
-    listed = [p for p in re.split(r"[、\s]+", re.search(r"【創世エリア】\s*([\d、\s]+)", page).group(1)) if p]
+    listed = [p for p in re.split(r"[、\s]+", re.search(r"創世エリア\s*([\d、\s]+)", page).group(1)) if p]
     assert str(typo_page) in listed
 
 
 def test_a_terms_pages_stand_on_its_line_of_the_index(books):
-    """索引: 【創世エリア】's six pages on the line of the term, not wrapped under it."""
+    """索引: 創世エリア's seven pages on the line of the term, not wrapped under it."""
     page = next(p for p in books["populous"].glyphs if "".join(g.char for g in p if g.on_page).startswith("索引"))
     drawn = [g for g in page if g.on_page and g.char.strip()]
     text = "".join(g.char for g in drawn)
-    term = drawn[text.index("【創世エリア】")]
+    term = drawn[text.index("創世エリア")]
     line = "".join(g.char for g in drawn if abs(g.y - term.y) < 0.5)
-    assert "【創世エリア】" in line and line.endswith("14、15"), line
+    assert line.startswith("創世エリア") and line.endswith("14、15"), line
+
+
+@pytest.mark.parametrize("slug", ["populous", "asian-delivery"])
+def test_the_index_prints_its_terms_without_brackets_flush_under_their_kana_row(books, slug):
+    """索引 reads as a Japanese index: each term as a word, without the 【】 that mark it in the
+    text (an opening bracket's half-em set the terms in from their row's か, さ…), flush left under
+    its kana row's heading, its pages flush right, one column of numbers for every term."""
+    page = next(p for p in books[slug].glyphs if "".join(g.char for g in p if g.on_page).startswith("索引"))
+    drawn = [g for g in page if g.on_page and g.char.strip()]
+    assert not [g.char for g in drawn if g.char in "【】"]
+    lines: dict[float, list] = {}
+    for g in drawn:
+        lines.setdefault(round(g.y, 1), []).append(g)
+    rows = [sorted(gs, key=lambda g: g.x) for y, gs in sorted(lines.items(), reverse=True)]
+    entries = [r for r in rows if r[-1].char.isdigit() and not r[0].char.isdigit()]
+    heads = [r for r in rows if len(r) == 1 and r[0].char in "あかさたなはまやらわ"]
+    assert len(entries) >= 6 and heads
+    left = {round(r[0].x, 1) for r in entries + heads}
+    assert len(left) == 1, left  # every term and every row's heading start at one x
+    right = [r[-1].x for r in entries]  # (a digit's origin: half an em of 8 pt before the column's edge)
+    assert max(right) - min(right) < 1.0, right  # the pages end at one x
 
 
 def _starts(b: Built, *keys: str) -> dict[str, float]:

@@ -13,10 +13,19 @@ from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace
 from pnpgen.errors import InputError
 from pnpgen.rulebook.figures import load_settings
+from pnpgen.rulebook.jlreq import jlreq_advances, squeezable
 from pnpgen.rulebook.paralines import _visible, set_lines
 from pnpgen.rulebook.parse import parse
 from pnpgen.rulebook.reader import read_draft
-from pnpgen.rulebook.styles import BODY_SIZE, MARGIN_INNER, MARGIN_OUTER, MAX_LETTER_SPACING, MIN_LAST_LINE, PAGE_W
+from pnpgen.rulebook.styles import (
+    BODY_SIZE,
+    EVEN_LETTER_SPACING,
+    MARGIN_INNER,
+    MARGIN_OUTER,
+    MAX_LETTER_SPACING,
+    MIN_LAST_LINE,
+    PAGE_W,
+)
 from pnpgen.rulebook.termindex import kana_row, reading
 from pnpgen.rulebook.tree import DraftParagraph
 from pnpgen.text import linecheck
@@ -70,12 +79,15 @@ def test_lines_are_full_and_spacing_stays_within_the_limit(paragraphs, measure):
 
 
 def test_no_short_last_line_where_a_re_break_avoids_it(paragraphs, measure):
-    short = 0
+    """A last line keeps three characters, or two where three would space the line above wider
+    than ``EVEN_LETTER_SPACING``: never one and its 。."""
+    short = two = 0
     for text in paragraphs:
         ranges = set_lines(text, WIDTH, measure, BODY_SIZE, BODY_SIZE)
         if len(ranges) > 1 and _visible(text[ranges[-1][0]:]) < MIN_LAST_LINE:
-            short += 1
-    assert short == 0
+            two += 1
+            short += _visible(text[ranges[-1][0]:]) < 2
+    assert short == 0 and two <= len(paragraphs) * 0.05, (short, two)
 
 
 def test_a_short_last_line_takes_characters_from_the_line_above(measure):
@@ -83,7 +95,30 @@ def test_a_short_last_line_takes_characters_from_the_line_above(measure):
     text = "あ" * (per_line + 1) + "。"
     ranges = set_lines(text, WIDTH, measure)
     assert len(ranges) == 2
-    assert _visible(text[ranges[1][0]:]) >= MIN_LAST_LINE
+    assert _visible(text[ranges[1][0]:]) >= 2  # (three would space the line above 0.06 em: two characters)
+    text = "あ" * (2 * per_line + 1) + "。"  # three lines: the line above the last shares the spacing with its own
+    ranges = set_lines(text, WIDTH, measure)
+    assert len(ranges) == 3 and _visible(text[ranges[2][0]:]) >= MIN_LAST_LINE
+    spacing = [(WIDTH - sum(map(measure, text[s:e]))) / (e - s - 1) / BODY_SIZE for s, e in ranges[:-1]]
+    assert 0 < max(spacing) <= EVEN_LETTER_SPACING, spacing
+
+
+def test_no_line_above_a_short_last_line_is_spaced_out_loosely(paragraphs, measure):
+    """The line above a last line, spaced out to give it its characters, stays within
+    ``EVEN_LETTER_SPACING`` (0.064 to 0.08 em were seen beside lines of 0.01, asian-delivery's
+    「…注意してく」 over 「ださい。」), with rare exceptions (a term that cannot be parted)."""
+    loose = total = 0
+    for text in paragraphs:
+        cells = jlreq_advances(text, measure, BODY_SIZE)  # the widths the book sets them at
+        widths = [a for a, _ in cells]
+        ranges = set_lines(text, WIDTH, measure, BODY_SIZE, BODY_SIZE, "ja", widths, squeezable(text, cells, BODY_SIZE))
+        if len(ranges) < 2:
+            continue
+        s, e = ranges[-2]
+        room = WIDTH - (BODY_SIZE if len(ranges) == 2 else 0)
+        total += 1
+        loose += (room - sum(widths[s:e])) / max(e - s - 1, 1) > EVEN_LETTER_SPACING * BODY_SIZE + 1e-6
+    assert total > 100 and loose <= total * 0.02, (loose, total)  # (13 of 233 were; 3 are, a number kept whole)
 
 
 def test_no_line_of_the_book_starts_with_an_ideographic_space():

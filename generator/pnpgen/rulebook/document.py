@@ -92,17 +92,30 @@ class GridFrame(Frame):
             s = max(s - self._prevASpace, 0)
         return s
 
-    def _snap(self, flowable) -> None:
+    def _grid_top(self, flowable) -> float | None:
+        """Where ``flowable``'s top would stand, on the next grid line below its space before; None
+        for one off the grid or at the frame's top (where it stands as it is)."""
         first = flowable
         while isinstance(first, KeepTogether) and first._content:  # a heading kept with its text
             first = first._content[0]
         if not getattr(first, "on_grid", False) or self._atTop:
-            return
+            return None
         s = self._space_before(flowable)
         top: float = self._y2 - self._topPadding
         y = float(self.__dict__["_y"])  # (ReportLab sets it untyped)
         lines = math.ceil((top - (y - s)) / self.pitch - 1e-6)
-        self._y = top - lines * self.pitch + s
+        return top - lines * self.pitch
+
+    def _snap(self, flowable) -> None:
+        grid_top = self._grid_top(flowable)
+        if grid_top is not None:
+            self._y = grid_top + self._space_before(flowable)
+
+    def drop(self, flowable) -> float:
+        """How far below the frame's place ``flowable``'s top stands once placed (a floating
+        figure's run measures the text filling its page by it: rulebook/keeps.py)."""
+        grid_top = self._grid_top(flowable)
+        return self._space_before(flowable) if grid_top is None else float(self.__dict__["_y"]) - grid_top
 
     def _add(self, flowable, canv, trySplit=0):
         # on the page's first line: less than a line of the frame used above it (a zero-height
@@ -121,6 +134,8 @@ class GridFrame(Frame):
 
     def split(self, flowable, canv):
         self._snap(flowable)
+        if getattr(flowable, "fills_page", False):  # a floating figure's run measures its text on the grid
+            flowable.__dict__["drop"] = self.drop
         return super().split(flowable, canv)
 
 

@@ -15,6 +15,10 @@ not the raw characters, so 「建築してください」 is never taken for 「
 - ``ippo``: the numeral 1 for the 一 of 一方 (1方 → 一方);
 - ``tatoe``: the adverb たとえ written 例え (例え戦争状態でも → たとえ; 例えば and the noun 例え are
   the analyser's other words);
+- ``no``: a count's or an ordinal's 「の」 before a verb's plain form (２回目の消費する → ２回目に
+  消費する; never a subject's の, プレイヤーの配置するワーカー);
+- ``wo``: a noun and its count run into the verb without を (アリス１つ選び → アリスを１つ選び; never
+  a time's count, 毎ターン１枚引く);
 - ``quotes``: ”…” with the closing mark opening the quotation (→ “…” or 〝…〟);
 - ``style``: です／ます and だ／である sentence endings mixed in the rules (the fewer are listed);
 - ``variant``: one noun or adverb spelt two ways in the rules (フェイズ／フェーズ, すべて／全て),
@@ -93,7 +97,7 @@ class Slip:
     """A writing slip in the draft (a wrong particle, a mixed style, a half-width mark): the line, what was written
     and what would be right, for the proof."""
 
-    rule: str  # te | ra | particle | tsuki | hajimete | go | ippo | tatoe | quotes | style | variant | bracket | halfwidth | choon | leader | width | stop (and englishproof: doubled | its | widecase)
+    rule: str  # te | ra | particle | tsuki | hajimete | go | ippo | tatoe | no | wo | quotes | style | variant | bracket | halfwidth | choon | leader | width | stop (and englishproof: doubled | its | widecase)
     line: int  # the draft's line
     found: str  # the words as written
     suggest: str  # what would be right
@@ -224,6 +228,56 @@ def _small_slips(n: int, line: str, ws: list[Word]) -> Iterable[Slip]:
     for w in ws:
         if w.surface == "例え" and w.pos == "副詞" and w.lemma == "仮令":
             yield _slip("tatoe", n, line, w.start, w.start + len(w.surface), "たとえ")
+
+
+# a count or an ordinal (２回目, ３枚, 最初): no verb's subject, so 「２回目の消費する」 is a
+# 「の」 for 「に」 (or a する too many), where 「プレイヤーの配置するワーカー」 is a subject's の
+_COUNTED = ("数詞", "助数詞", "助数詞可能")
+
+
+def _counted(ws: list[Word], i: int) -> bool:
+    """Whether the words up to ``ws[i]`` end in a count or an ordinal (２回目, ３枚, １つ)."""
+    k = i
+    while k > 0 and ws[k].pos == "接尾辞" and ws[k].surface in ("目", "分", "毎"):
+        k -= 1
+    return k > 0 and ws[k - 1].pos2 == "数詞" and (ws[k].pos2 in _COUNTED or ws[k].pos3 in _COUNTED)
+
+
+def _no_before_verb(n: int, line: str, ws: list[Word]) -> Iterable[Slip]:
+    """``no``: a count's or an ordinal's 「の」 before a verb's plain form, 「２回目の消費する」:
+    a noun-modifying の takes a noun (２回目の消費), a verb a case particle (２回目に消費する)."""
+    for i in range(1, len(ws) - 2):
+        w, verb, then = ws[i], ws[i + 1], ws[i + 2]
+        if w.surface == "の" and w.pos2 == "格助詞" and verb.pos == "名詞" and verb.pos3 == "サ変可能" \
+                and then.lemma == "為る" and then.surface == "する" and then.cform.startswith(("連体形", "終止形")) \
+                and then.start == verb.start + len(verb.surface) and _counted(ws, i - 1):
+            start = ws[i - 1].start
+            while start and line[start - 1].isdigit():
+                start -= 1
+            for k in range(i - 1, -1, -1):
+                if ws[k].pos2 == "数詞":
+                    start = ws[k].start
+                    break
+            end = then.start + len(then.surface)
+            yield _slip("no", n, line, start, end, line[start:w.start] + "に" + line[verb.start:end])
+
+
+# time and turn words a count may follow without a particle (毎ターン１枚引く: each turn, one)
+_TIME_NOUNS = frozenset({"ターン", "ラウンド", "手番", "フェイズ", "フェーズ", "回", "年", "月", "日", "時", "シーズン"})
+
+
+def _no_particle_before_count(n: int, line: str, ws: list[Word]) -> Iterable[Slip]:
+    """``wo``: a noun and its count run into the verb with no particle, 「アリス１つ選び」 (→ アリスを
+    １つ選び): the object takes を before the count (「アリスを１つ」) or after it (「アリス１つを」)."""
+    for i in range(1, len(ws) - 2):
+        noun, num, counter, verb = ws[i - 1], ws[i], ws[i + 1], ws[i + 2]
+        if num.pos2 == "数詞" and noun.pos == "名詞" and noun.pos2 != "数詞" and noun.pos3 != "副詞可能" \
+                and noun.surface not in _TIME_NOUNS and counter.pos == "接尾辞" and counter.pos3 == "助数詞" \
+                and verb.pos == "動詞" and verb.pos2 == "一般" \
+                and num.start == noun.start + len(noun.surface) and verb.start == counter.start + len(counter.surface) \
+                and not (i >= 2 and ws[i - 2].pos == "接頭辞"):  # 各ラウンド２枚: each round
+            end = verb.start + len(verb.surface)
+            yield _slip("wo", n, line, noun.start, end, noun.surface + "を" + line[num.start:end])
 
 
 def _quotes(n: int, line: str) -> Iterable[Slip]:
@@ -548,6 +602,8 @@ def _analysed_slips(lines: tuple[tuple[int, str], ...], rules: frozenset[int],
         ws = words(line)
         out += _verb_forms(n, line, ws)
         out += _small_slips(n, line, ws)
+        out += _no_before_verb(n, line, ws)
+        out += _no_particle_before_count(n, line, ws)
         out += _quotes(n, line)
         out += _brackets(n, line)
         out += _halfwidth(n, line)

@@ -5,9 +5,11 @@ sub-heading those lists may hold."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from reportlab.lib.units import mm
-from reportlab.platypus import Flowable, Paragraph, Spacer, Table
+from reportlab.platypus import ActionFlowable, CondPageBreak, Flowable, Paragraph, Spacer, Table
+from reportlab.platypus.flowables import UseUpSpace
 
 from pnpgen.rulebook.diagram import Diagram
 from pnpgen.rulebook.flowables import GridKeep, JPara, grid_height, grid_lines
@@ -106,6 +108,94 @@ def two_lines_under_headings(story: list[Flowable], width: float) -> None:
             below.keepWithNext = 1
 
 
+class FigureKeep(GridKeep):
+    """A figure of game.yaml with its caption, kept whole (``figures_float`` lets one after text float)."""
+
+
+class FloatRun(GridKeep):
+    """A figure after text and the story after it, up to the next page break, figure or components
+    list: where the figure does not fit the rest of the page, it goes to the next page's head and
+    the text after it fills the page, as a typesetter floats a figure (JLREQ, W3C, 4.2: a figure
+    follows the text that refers to it, on the page or the next). Kept in place it left populous'
+    page 7 half empty, 図1 waiting for page 8."""
+
+    fills_page = True  # the frame gives it ``drop``: where the text after it would stand on the grid
+
+    def wrap(self, aW, aH):
+        return aW, 0xffffff  # always split: the figure is placed, or the text after it first
+
+    def split(self, aW, aH):
+        figure, rest = self._content[0], self._content[1:]
+        if grid_height(figure._content, aW, aH) <= aH:
+            return [self.NullActionFlowable(), figure, *rest]
+        drop = self.__dict__.get("drop") or (lambda f: f.getSpaceBefore())
+        filled, rest = _filling(rest, aW, aH, drop)
+        return [self.NullActionFlowable(), *filled, figure, *rest]
+
+
+def _stops(f: Flowable) -> bool:
+    """What text never passes to fill a figure's page: a page break, another figure, a components list."""
+    return isinstance(f, (ActionFlowable, UseUpSpace, FigureKeep, FloatRun, EntryRun))
+
+
+def _filling(story: list[Flowable], aW: float, aH: float,
+             drop: Callable[[Flowable], float]) -> tuple[list[Flowable], list[Flowable]]:
+    """The start of ``story`` that stands in ``aH`` (a paragraph split between its lines, a
+    heading kept with what follows it), and the rest; ``drop``: how far below the frame's place
+    the first one's top stands."""
+    def height(run: list[Flowable]) -> float:
+        shown = [f for f in run if not isinstance(f, CondPageBreak)]  # (measuring one breaks the frame)
+        return drop(shown[0]) + grid_height(_flat(shown), aW, aH) if shown else 0.0
+
+    filled: list[Flowable] = []
+    i = 0
+    while i < len(story) and not _stops(story[i]):
+        if isinstance(story[i], CondPageBreak):
+            if aH - height(filled) < story[i].height:
+                break
+            filled.append(story[i])
+            i += 1
+            continue
+        end = i
+        while end + 1 < len(story) and story[end].getKeepWithNext() and not _stops(story[end + 1]) \
+                and not isinstance(story[end + 1], CondPageBreak):
+            end += 1
+        group = story[i:end + 1]
+        if height([*filled, *group]) <= aH:
+            filled += group
+            i = end + 1
+            continue
+        last = group[-1]
+        if isinstance(last, JPara):  # its first lines end the page, the rest goes on after the figure
+            room = aH - height([*filled, *group[:-1]]) - last.getSpaceBefore()
+            for _ in range(3):
+                parts = last.split(aW, room)
+                if len(parts) != 2 or height([*filled, *group[:-1], parts[0]]) <= aH:
+                    break
+                room -= last.leading
+            if len(parts) == 2 and height([*filled, *group[:-1], parts[0]]) <= aH:
+                return [*filled, *group[:-1], parts[0]], [parts[1], *story[end + 1:]]
+        break
+    return filled, story[i:]
+
+
+def _flat(story: list[Flowable]) -> list[Flowable]:
+    """``story`` with what each group keeps together in its place (a group measures nothing itself)."""
+    return [g for f in story for g in (_flat(f._content) if isinstance(f, GridKeep) else [f])]
+
+
+def figures_float(story: list[Flowable]) -> None:
+    """Each figure after text goes into a ``FloatRun`` with the story after it, up to what text
+    never passes (``_stops``). A figure with its heading (a section holding only its picture) stays
+    where it stands: the text after it is another section's."""
+    for i in range(len(story) - 1, -1, -1):
+        f = story[i]
+        if type(f) is FigureKeep and i and type(f._content[0]) is Spacer:  # (not a heading put in it)
+            end = next((j for j in range(i + 1, len(story)) if _stops(story[j])), len(story))
+            if end > i + 1:
+                story[i:end] = [FloatRun(story[i:end])]
+
+
 def headings_with_their_figures(story: list[Flowable]) -> None:
     """A heading right above a figure (a section or step holding only a picture) goes into the
     figure's group, which moves to the next page whole: ReportLab's ``keepWithNext`` keeps a
@@ -115,7 +205,7 @@ def headings_with_their_figures(story: list[Flowable]) -> None:
     section's over its first step's) goes in whole."""
     for i in range(len(story) - 2, -1, -1):
         above, below = story[i], story[i + 1]
-        if type(below) is GridKeep and above.getKeepWithNext() and not isinstance(above, GridKeep):
+        if type(below) in (GridKeep, FigureKeep) and above.getKeepWithNext() and not isinstance(above, GridKeep):
             above.keepWithNext = False
             below._content.insert(0, above)
             del story[i]

@@ -16,6 +16,7 @@ from pnpgen.rulebook import bookruby, glyphs, setlines
 from pnpgen.rulebook.headline import two_words_down
 from pnpgen.rulebook.jlreq import READING_STOPS, jlreq_advances, squeezable
 from pnpgen.rulebook.styles import (
+    EVEN_LETTER_SPACING,
     LOOSE_WORD_SPACE,
     MAX_HYPHENS_IN_A_ROW,
     MAX_LETTER_SPACING,
@@ -77,7 +78,12 @@ def set_lines(text: str, width: float, measure: Callable[[str], float], lead: fl
         classes, ranges = lb.fill_hyphenating_late(classes_of, widths, spaces, width, hyphens, force=True)
         gives = [0.0, *(squeeze or [0.0] * len(text))]
         ranges = _pushed_in(ranges, units, classes, widths, spaces, width, hyphens, em, gives)
-        ranges = _keep_last_line(ranges, units, classes, widths, width, em, gives)
+        kept = _keep_last_line(ranges, units, classes, widths, width, em, gives)
+        kept = _spread_over_two(kept, units, classes, widths, spaces, hyphens, width, em, gives)
+        if _above_last(kept, widths, width) > EVEN_LETTER_SPACING * em:  # two characters rather than a loose line
+            two = _keep_last_line(ranges, units, classes, widths, width, em, gives, least=2)
+            kept = two if _above_last(two, widths, width) < _above_last(kept, widths, width) else kept
+        ranges = kept
     return [(max(s - 1, 0), e - 1) for s, e in ranges]
 
 
@@ -142,11 +148,21 @@ def _set_width(s, e, units, widths, em, squeeze) -> float:
     return sum(widths[s:e]) - lead - tail
 
 
-def _keep_last_line(ranges, units, classes, widths, width, em, squeeze):
+def _above_last(ranges, widths, width) -> float:
+    """The spacing per gap of the line above the last (0 for a paragraph of one line)."""
+    if len(ranges) < 2:
+        return 0.0
+    s, e = ranges[-2]
+    return (width - sum(widths[s:e])) / max(e - s - 1, 1)
+
+
+def _keep_last_line(ranges, units, classes, widths, width, em, squeeze, least: int = MIN_LAST_LINE):
+    """``ranges`` with a last line of ``least`` characters at least (punctuation not counted), taken
+    down from the line above (追い出し) or that line taking it whole, pushed in (追い込み)."""
     if len(ranges) < 2:
         return ranges
     (ps, pe), (s, e) = ranges[-2], ranges[-1]
-    if _visible("".join(units[s:e])) >= MIN_LAST_LINE:
+    if _visible("".join(units[s:e])) >= least:
         return ranges
     if sum(widths[ps:e]) - sum(squeeze[ps:e - 1]) <= width + 1e-6:  # (the last character's aki goes at the end)
         return ranges[:-2] + [(ps, e)]
@@ -155,8 +171,41 @@ def _keep_last_line(ranges, units, classes, widths, width, em, squeeze):
             break
         if (width - sum(widths[ps:cut])) / max(cut - ps - 1, 1) > MAX_LETTER_SPACING * em:
             break
-        if classes[cut] == lb.CHAR and _visible("".join(units[cut:e])) >= MIN_LAST_LINE:
+        if classes[cut] == lb.CHAR and _visible("".join(units[cut:e])) >= least:
             return ranges[:-2] + [(ps, cut), (cut, e)]
+    return ranges
+
+
+def _spread_over_two(ranges, units, classes, widths, spaces, hyphens, width, em, squeeze):
+    """``ranges`` with the line above a short last line's, spaced out wider than
+    ``EVEN_LETTER_SPACING`` to give it its characters (0.064 to 0.08 em beside lines of 0.01: a
+    loose line an editor marks), sharing that spacing with the line above it: that line gives
+    a character or more down, and the two lines under it are filled again, as many lines as
+    before, the last still of ``MIN_LAST_LINE`` characters."""
+    if len(ranges) < 3:
+        return ranges
+
+    def spacing(s: int, e: int) -> float:
+        return (width - sum(widths[s:e])) / max(e - s - 1, 1)
+
+    (qs, qe), (ps, pe), (s, e) = ranges[-3:]
+    worst = _above_last(ranges, widths, width)
+    if worst <= EVEN_LETTER_SPACING * em or _visible("".join(units[s:e])) < MIN_LAST_LINE:
+        return ranges
+    for cut in range(qe - 1, qs + 1, -1):
+        if spacing(qs, cut) >= worst:
+            break
+        if classes[cut] != lb.CHAR:
+            continue
+        refilled = [(a + cut, b + cut) for a, b in
+                    lb.fill(classes[cut:], widths[cut:], spaces[cut:], width, hyphens[cut:], force=True)]
+        if len(refilled) != 2:
+            continue
+        refilled = _keep_last_line(refilled, units, classes, widths, width, em, squeeze)
+        (rs, re_), (ls, le) = refilled if len(refilled) == 2 else ((0, 0), (0, 0))
+        if le == e and _visible("".join(units[ls:le])) >= MIN_LAST_LINE \
+                and max(spacing(qs, cut), spacing(rs, re_)) < worst:
+            return [*ranges[:-3], (qs, cut), *refilled]
     return ranges
 
 

@@ -37,6 +37,7 @@ from pnpgen.rulebook.inline import with_icons
 from pnpgen.rulebook.keeps import (
     EntryKeep,
     EntryRun,
+    figures_float,
     headings_with_their_figures,
     lead_ins_with_their_lists,
     lists_kept_together,
@@ -464,6 +465,7 @@ class StoryBuilder(StoryText):
         questions_with_their_answers(out)
         two_lines_under_headings(out, self.text_w)
         headings_with_their_figures(out)
+        figures_float(out)
         return out
 
     def _has_appendix(self) -> bool:

@@ -28,7 +28,6 @@ from pnpgen.rulebook.components import ComponentRow
 from pnpgen.rulebook.diagram import Diagram
 from pnpgen.rulebook.figures import FigureSpec, RulebookSettings, anchor
 from pnpgen.rulebook.flowables import (
-    GridKeep,
     JPara,
     LinkedParagraph,
     mark_indexed,
@@ -38,6 +37,7 @@ from pnpgen.rulebook.headline import HeadText
 from pnpgen.rulebook.inline import Icon, with_icons
 from pnpgen.rulebook.jlreq import full_width_marks
 from pnpgen.rulebook.keeps import (
+    FigureKeep,
     Indent,
     boxed,
 )
@@ -424,7 +424,7 @@ class StoryText:
                     HeadText(said, self.st["figure_caption"], icons=self.icons, lang=self.lang, centred=True,
                              links=self.cases)
                 part += [Spacer(1, 2), self.indexed(caption, spec.caption)]
-            out.append(GridKeep(part + [Spacer(1, 4)]))
+            out.append(FigureKeep(part + [Spacer(1, 4)]))
         return out
 
     def pictured(self, row: ComponentRow) -> list[str]:

@@ -37,6 +37,7 @@ MAX_HYPHENS_IN_A_ROW = 3  # lines in a row a Latin paragraph ends with a hyphen 
 MAX_WORD_SPACE = 1.0  # ems added to a word space at most when a Latin line is justified
 LATIN_GAP = 0.25  # em between Japanese and a Latin letter or digit in the book (和欧間, JLREQ 3.2.1)
 MIN_LAST_LINE = 3  # characters (punctuation not counted) a paragraph's last line keeps when it can
+EVEN_LETTER_SPACING = 0.05  # ems: a line spaced out wider than this for a short last line shares it with the line above
 
 
 @dataclass

@@ -166,8 +166,9 @@ class TermIndex(IndexingFlowable):
                 style.append(("TOPPADDING", (0, len(rows)), (-1, len(rows)), 5))
                 rows.append([Paragraph(f'<font name="{self.font}" color="#2f4f6f">{glyphs.markup(head, self.font)}</font>',
                                        st["index"]), ""])
-            shown = term if self.latin else f"【{term}】"
-            rows.append([Paragraph(glyphs.markup(shown, st["index"].fontName) if term else "", st["index"]),
+            # the term as a Japanese index prints it, without the 【】 that mark it in the text (an
+            # opening bracket's half-em set each entry in from its kana row's heading)
+            rows.append([Paragraph(glyphs.markup(term, st["index"].fontName) if term else "", st["index"]),
                          Paragraph((", " if self.latin else "、").join(f'<a href="#{page_destination(p)}">{p}</a>' for p in pages),
                                    st["index_page"])])
         # the pages' column takes what the terms leave: a term's seven pages on its line (at 30 % of
