@@ -110,6 +110,14 @@ def test_pnpgen_docs_lists_the_pages_and_prints_the_one_a_message_names(tmp_path
     for typed, meant in (("expots", "exports"), ("data_format", "data-format"), ("docs/playtst.md", "playtest")):
         assert run(tmp_path, "docs", typed) == 2
         assert f"no documentation topic {typed!r}; did you mean {meant}? (expected" in capsys.readouterr().err
+    # a word that is no topic names the designer's pages holding it most, not pnpgen's own (trial80: `pnpgen
+    # docs tts`, `preflight`, a designer looking for Tabletop Simulator, was only told the page names)
+    assert run(tmp_path, "docs", "tts") == 2
+    err = capsys.readouterr().err
+    assert "no documentation topic 'tts'; 'tts' is in exports (" in err and "speed" not in err.split("(expected")[0], err
+    assert ": pnpgen docs exports | less -i -p tts (expected one of" in err, err
+    assert run(tmp_path, "docs", "Paper die") == 2
+    assert ": pnpgen docs data-format | less -i -p 'Paper die' (expected" in capsys.readouterr().err
     # `pnpgen docs --help` and README's command line name every page a designer may ask for
     topic_help = next(a.help for a in parsers()[1]["docs"]._actions if a.dest == "topic")
     readme = " ".join((REPO / "README.md").read_text(encoding="utf-8").split())

@@ -691,12 +691,15 @@ def polygon_distance(p: Sequence[Point], q: Sequence[Point]) -> float:
     return best
 
 
+RING_FEWEST = 4  # a track round a box's edge: a space in each corner
+
+
 def ring_grid(count: int, w: float, h: float) -> tuple[int, int]:
     """Spaces along the top/bottom (cols) and the sides (rows), corners shared, for ``count``
     spaces round a w×h rectangle: no more than one space to spare, spaces as square as can be.
     A score track's ring (faces/tracks.py) and its hole (``ring_hole``: the check of boxes over it, data/layoutsides.py)."""
-    if count < 4:
-        raise ValueError("a ring needs at least 4 spaces")
+    if count < RING_FEWEST:
+        raise ValueError(f"a ring needs at least {RING_FEWEST} spaces")
     best = None
     for cols in range(2, count + 1):
         rows = max(2, math.ceil((count + 4 - 2 * cols) / 2))

@@ -205,9 +205,35 @@ def docs(args: argparse.Namespace) -> int:
     elif asked in pages:
         print(pages[asked].read_text(encoding="utf-8"))
     else:
-        raise InputError(f"no documentation topic {args.topic!r}{suggest(asked.replace('_', '-'), topics)}",
+        meant = suggest(asked.replace("_", "-"), topics)
+        raise InputError(f"no documentation topic {args.topic!r}{meant or _pages_saying(args.topic, pages)}",
                          expected="one of " + ", ".join(topics))
     return 0
+
+
+# pnpgen's own workings, not a designer's: a word they hold (tts, 48 times in speed-rounds) is not where to read of it
+DEVELOPER_PAGES = ("architecture", "speed", "speed-rounds")
+PAGES_NAMED = 3
+
+
+def _pages_saying(word: str, pages: dict[str, Path]) -> str:
+    """A topic that is no page but a word of them (``tts``, ``preflight``, ``dice``): the designer's pages
+    that hold it most, and the command that opens the first at it; '' when none does."""
+    import re
+    import shlex
+
+    from pnpgen.readme import readme
+
+    found = re.compile(rf"(?<!\w){re.escape(word.strip())}(?!\w)", re.IGNORECASE)
+    texts = {"readme": readme()[1], **{name: page.read_text(encoding="utf-8") for name, page in pages.items()
+                                       if name not in DEVELOPER_PAGES}}
+    counts = sorted(((len(found.findall(text)), name) for name, text in texts.items() if word.strip()),
+                    key=lambda c: (-c[0], c[1]))
+    said = [f"{name} ({n} time{'' if n == 1 else 's'})" for n, name in counts[:PAGES_NAMED] if n]
+    if not said:
+        return ""
+    first = said[0].split()[0]
+    return f"; {word.strip()!r} is in {', '.join(said)}: pnpgen docs {first} | less -i -p {shlex.quote(word.strip())}"
 
 
 def _title(text: str) -> str:

@@ -441,6 +441,12 @@ TEMPLATE_CASES = {
     "outline called wrongly": ("{{ outline(-3, 2) }}", "card-front.svg.j2:4: outline() takes from 0 to 1 positional "
                                "arguments but 2 were given (rendering deck 'cards' piece 1 (カード1, data/test/decks/"
                                "cards.yaml:9:5) front) (expected outline(offset=0.0), as docs/data-format.md gives it)"),
+    # trial80's hex tiles: "corners_xy() missing 1 required positional argument", Python's name for it, no arguments
+    "a namespace's helper called wrongly": ("{{ shape.hex_corners(w / 2, h / 2) }}", "card-front.svg.j2:4: "
+                                            "shape.hex_corners() missing 1 required positional argument: 'size' "
+                                            "(rendering deck 'cards' piece 1 (カード1, data/test/decks/cards.yaml:9:5) "
+                                            "front) (expected shape.hex_corners(cx, cy, size, orientation='pointy'), as "
+                                            "docs/data-format.md gives it)"),
     "unknown icon": ("{{ icon('nope', 0, 0, 5) }}", "card-front.svg.j2:4: unknown icon {nope}"),
     "unknown colour": ("{{ colour('nope') }}", "card-front.svg.j2:4: colour: unknown colour 'nope'"),
     "bad hex colour": ("{{ colour('#zzz') }}", "card-front.svg.j2:4: colour: colour '#zzz' is not a hex colour"),

@@ -188,6 +188,28 @@ def test_a_picture_just_short_of_the_dpi_is_not_said_to_have_it(tmp_path, capsys
     assert re.search(r"piece 竜: art/near\.png: 299\.5 dpi at 53×40 mm, 300 wanted", err), err
 
 
+@pytest.mark.parametrize(("size", "dpi", "need"), [((600, 200), "127", "(1,417 × 473 px would do)"),
+                                                   ((313, 236), "150", "(627 × 473 px would do)"),
+                                                   ((625, 600), "299.5", "(627 × 601 px would do)")])
+def test_a_low_dpi_warning_says_the_pixels_that_would_do_and_they_do(tmp_path, capsys, size, dpi, need):
+    """English trial (trial80): a board's art warned "299.7 dpi at 300×110 mm, 300 wanted", and the
+    designer had to work the pixels out (a figure's picture is told them). The warning says the
+    pixels of the picture's own proportions that would do; a picture of that size builds unwarned."""
+    ws = workspace(tmp_path, "  - {name: 竜, art: pic.png}\n")
+    Image.new("RGB", size, (200, 30, 40)).save(ws / "data" / "test" / "art" / "pic.png")
+    assert build(ws) == 0
+    err = capsys.readouterr().err
+    line = next(line for line in err.splitlines() if "art/pic.png:" in line)
+    assert re.search(rf"art/pic\.png: ({dpi}|\d+) dpi at 53×40 mm, 300 wanted ", line) and line.endswith(need), line
+    w, h = (int(n.replace(",", "")) for n in re.findall(r"[\d,]+", need))
+    Image.new("RGB", (w, h), (200, 30, 40)).save(ws / "data" / "test" / "art" / "pic.png")
+    assert build(ws) == 0
+    assert "pic.png" not in capsys.readouterr().err
+    Image.new("RGB", (w * 99 // 100, h * 99 // 100), (200, 30, 40)).save(ws / "data" / "test" / "art" / "pic.png")  # not many more
+    assert build(ws) == 0
+    assert "art/pic.png:" in capsys.readouterr().err
+
+
 def test_a_picture_of_one_pixel_across_is_said_under_1_dpi_not_0(tmp_path, capsys):
     """fixesR: a 1×1 picture (and a 1×100000 one, a pixel wide) on a card was warned "0 dpi", as
     if it had no pixels at all; it is "under 1 dpi", and the manifest records the figure, not 0."""

@@ -331,11 +331,11 @@ def test_a_picture_is_wanted_at_the_shops_dpi(tmp_path):
 
     assert dpi_lines(_export(root, "drivethrucards", "--fit", "scale")) == []
     [line] = dpi_lines(_export(root, "doujin"))
-    assert line.endswith("deck cards, piece カード1: templates/test/photo.png: 320 dpi at 40×40 mm, 350 wanted"), line
+    assert line.endswith("deck cards, piece カード1: templates/test/photo.png: 320 dpi at 40×40 mm, 350 wanted (551 × 551 px would do)"), line
     Image.new("RGB", (394, 394), (30, 160, 60)).save(root / "templates" / "test" / "photo.png")  # 250 dpi
     assert dpi_lines(_export(root, "tabletopsimulator")) == []  # its cells are made at 200 dpi: filled
     [line] = dpi_lines(_export(root, "drivethrucards", "--fit", "scale"))  # ×1.0102 onto 63.5×88.9 mm
-    assert line.endswith("248 dpi at 40.4×40.4 mm, 300 wanted"), line
+    assert line.endswith("248 dpi at 40.4×40.4 mm, 300 wanted (477 × 477 px would do)"), line
 
 
 def test_fit_scale_measures_a_pictures_dpi_at_the_size_it_prints(tmp_path):
@@ -350,7 +350,7 @@ def test_fit_scale_measures_a_pictures_dpi_at_the_size_it_prints(tmp_path):
 
     assert dpi_lines(_export(root, "drivethrucards", "--fit", "bleed", out=tmp_path / "bleed")) == []
     [line] = dpi_lines(_export(root, "drivethrucards", "--fit", "scale", out=tmp_path / "scale"))
-    assert line.endswith("photo.png: 299 dpi at 40.4×40.4 mm, 300 wanted"), line
+    assert line.endswith("photo.png: 299 dpi at 40.4×40.4 mm, 300 wanted (477 × 477 px would do)"), line
 
 
 def test_pictures_below_the_dpi_are_said_for_the_decks_exported_only(tmp_path):

@@ -1168,7 +1168,7 @@ def test_a_big_boards_pictures_are_warned_at_what_the_table_shows_not_the_tables
     assert Image.open(out / "board-001-front.png").size == (4096, 4096)  # 4096 px over 600 mm: 173.4 dpi
     said = [line for line in capsys.readouterr().err.splitlines() if "dpi" in line]
     assert said == ["pnpgen: warning: data/test/decks/board.yaml:7:5: deck board, piece 盤: art/badge.png: 76 dpi at "
-                    "100×100 mm, 173 wanted",
+                    "100×100 mm, 173 wanted (681 × 681 px would do)",
                     "pnpgen: warning: deck board: Tabletop Simulator shows it at 173 dpi (600×600 mm): its images are at "
                     "most 4096 px a side, the most the table takes (Knowledge Base, Asset Creation), so a picture "
                     "sharper than 173 dpi shows no sharper there and is not warned (the print files keep it whole)"], said

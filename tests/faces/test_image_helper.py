@@ -154,7 +154,7 @@ def test_low_resolution_names_the_box_to_a_tenth_of_a_millimetre(tmp_path):
     28.6×40 mm, not 28.5714×40 mm; manifest.json keeps its two decimals."""
     renderer, _, _ = render(tmp_path, 'image(piece.art, 10, 20, 200 / 7, 40, fit="stretch")')
     [warning] = [w for w in renderer.warnings if "dpi" in w]
-    assert warning.endswith(" dpi at 28.6×40 mm, 300 wanted"), warning
+    assert warning.endswith(" dpi at 28.6×40 mm, 300 wanted (337 × 472 px would do)"), warning
     assert renderer.art.images()[0]["box_mm"] == [28.57, 40.0]
 
 def test_min_dpi_is_configurable(tmp_path):
@@ -262,7 +262,7 @@ def test_a_decks_pictures_below_the_dpi_are_three_lines_and_a_count():
 
     def low(deck: str, n: int, dpi: int) -> str:
         return LOW_DPI.format(where=f"data/g/decks/{deck}.yaml:{n}:5", deck=deck, piece=f"札{n}", name=f"art/{n}.png",
-                              dpi=dpi, w="53", h="40", wanted="300")
+                              dpi=dpi, w="53", h="40", wanted="300", need_w=627, need_h=472)
 
     cards = [low("cards", n, 280 - n) for n in range(10)]
     tokens = [low("tokens", n, 250) for n in range(2)]
@@ -289,7 +289,7 @@ def test_one_picture_on_many_pieces_below_the_dpi_is_named_not_counted_as_many()
 
     def low(n: int, name: str) -> str:
         return LOW_DPI.format(where=f"data/g/decks/cards.yaml:{n}:5", deck="cards", piece=f"札{n}", name=name,
-                              dpi=297, w="69.7", h="95", wanted="300")
+                              dpi=297, w="69.7", h="95", wanted="300", need_w=824, need_h=1122)
 
     assert grouped_per_deck([low(n, "art/back.png") for n in range(10)])[-1] == (
         "deck cards: 7 more pieces show art/back.png below 300 dpi (297 dpi; pnpgen check lists each)")

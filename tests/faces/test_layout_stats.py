@@ -281,6 +281,23 @@ def test_a_track_box_around_a_board_runs_round_its_edge(tmp_path, capsys):
     assert "cards.yaml:6:" in err and "around: true" in err and "has no rows" in err, err
 
 
+@pytest.mark.parametrize(("last", "spaces"), [(0, "0 to 0 has 1 space,"), (2, "0 to 2 has 3 spaces,")])
+def test_a_track_around_a_board_too_short_for_its_corners_is_told_at_its_last(tmp_path, capsys, last, spaces):
+    """English trial (trial80): a score track round the board with ``last: 0`` stopped at the piece's
+    line with template words the deck never wrote, ``track(0, start=0)`` and ``track(start + 24,
+    start=start)``. It is told at the box's ``last:``, in the layout's words, with the last that would do."""
+    root = make_workspace(tmp_path / "ws", deck=SCORE_BOARD.replace("last: 50", f"last: {last}"))
+    capsys.readouterr()
+    assert run(root, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert f"cards.yaml:6:{SCORE_BOARD.splitlines()[5].index('last: 50') + 7}: layout.boxes.score.last: box score: " \
+           f"a track round its box's edge (around: true) from {spaces} and one round the edge needs at least 4" in err, err
+    assert "(expected last: 3 or more" in err and "track(" not in err and "Traceback" not in err, err
+    (root / "data" / "test" / "decks" / "cards.yaml").write_text(SCORE_BOARD.replace("last: 50", "last: 3"), encoding="utf-8")
+    assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    assert sorted(t for t, _, _ in _runs(root, "cards")[0] if t.isdigit()) == ["0", "1", "2", "3"]
+
+
 def test_a_track_the_cut_would_take_spaces_off_is_told_as_a_track(tmp_path, capsys):
     """A hero mat sized down to the size the build offers for two a sheet (200×120 → 193×116) kept its
     health track's 6 + 188 mm: the error at the box called the track a grid of cells. It names the

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pikepdf
+import pypdfium2
 import pytest
 
 from conftest import DECK_YAML, GAME_YAML, REPO, make_workspace, run
@@ -1078,6 +1079,33 @@ def test_a_misspelt_piece_colour_in_a_layout_is_told_at_the_layout_not_at_every_
         "name: 地形\nlayout: {extends: tile-hex, background: piece.terrain}\npieces:\n  - {title: 森, terrain: forest}\n",
         encoding="utf-8")
     assert run(root, "check", "--game", "test") == 0
+
+
+@pytest.mark.parametrize("pieces", ["  - {player: red, count: 15}\n  - {player: blue, count: 15}\n",
+                                    "  {file: tokens.csv}\n"])
+def test_a_misspelt_piece_colour_over_a_field_the_deck_declares_is_told_at_the_layout(tmp_path, capsys, pieces):
+    """English trial (trial80): player tokens, ``fields: {player: colour}`` and ``background: piece.playr``.
+    The declared field let the slip through: ``playr`` became a field no piece gives, and the build
+    printed 30 grey tokens with no warning, exit 0. It is told at the layout's line, as the slip over
+    an undeclared field is; the field spelt right builds the tokens in their colours."""
+    game = "title: Tides\npalette: {red: '#c0392b', blue: '#2e5fa8'}\n"
+    deck = ("name: Boats\nfields: {player: colour}\nlayout: {extends: token-round, background: piece.playr, "
+            f"boxes: {{title: null, value: null}}}}\npieces:\n{pieces}")
+    root = make_workspace(tmp_path / "ws", game=game, deck=deck)
+    (root / "data" / "test" / "decks" / "tokens.csv").write_text("player,count\nred,15\nblue,15\n", encoding="utf-8")
+    capsys.readouterr()
+    assert run(root, "check", "--game", "test") == 2
+    err = capsys.readouterr().err.strip()
+    assert err == ("pnpgen: error: data/test/decks/cards.yaml:3:44: layout.background: piece.playr: no piece has a "
+                   "field 'playr'; did you mean player? (expected piece.player, the field the pieces give, or playr: in "
+                   "the pieces)"), err
+    (root / "data" / "test" / "decks" / "cards.yaml").write_text(deck.replace("piece.playr", "piece.player"),
+                                                                 encoding="utf-8")
+    assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", "1", "--quiet") == 0
+    page = pypdfium2.PdfDocument(root / "build" / "test" / "shop" / "cards-unique.pdf")
+    for n, colour in enumerate([(0xc0, 0x39, 0x2b), (0x2e, 0x5f, 0xa8)]):  # each token's middle in its player's colour
+        bitmap = page[n].render(scale=1).to_pil().convert("RGB")
+        assert bitmap.getpixel((bitmap.width // 2, bitmap.height // 2)) == colour, n
 
 
 @pytest.mark.parametrize("pieces", ["  - {word1: 月, word2: 山}\n", "  {file: words.csv}\n"])

@@ -572,6 +572,28 @@ def test_a_components_total_that_is_not_its_parts_sum_says_so(tmp_path):
         "add up to 14 (11 + 3), not 13: with the total their sum, the parts are the entries"), said
 
 
+def test_a_components_total_of_one_deck_followed_by_what_it_holds_is_that_deck(tmp_path):
+    """English trial (trial80): ``- 37 Sea tiles: 8 Marsh, 8 Dune, …`` (one deck of tiles, its kinds
+    told) was read as the components Marsh, Dune, … — no deck — and the tiles, the line's own total,
+    were told missing from the list. Where no part names a deck and the total does, the total is the
+    entry and its parts the text under it; parts that name decks are still the entries (above)."""
+    ws = make_workspace(tmp_path / "ws", deck=DECK, game=TWO, draft=True)
+    draft = ("Test Game\n\n## Components\n\n- 11 Test cards: 6 Red cards and 5 Blue cards\n\n"
+             "## Setup\n\n1. Shuffle the deck.\n")
+    (ws / "data" / "test" / "draft.en.txt").write_text(draft, encoding="utf-8")
+    game = load_game(Workspace(ws), "test", lang="en")
+    assert not [w for w in rulebook_warnings(game, FONTS) if "no deck or sourced item" in w or "does not name" in w]
+    result = build_rulebook(game, ws / "fonts")
+    book = "\n".join(texts(result)).replace("\r", "")
+    assert re.search(r"^Test cards\s*11$", book, re.M) and "6 Red cards and 5 Blue cards" in book, book
+    assert "Other contents" not in book and "Red cards, Blue cards" not in book, book
+    assert "Components" not in result.files["proof.txt"].decode("utf-8")
+    # parts that are no deck under a total that is none either: each slip told, a name meant once
+    (ws / "data" / "test" / "draft.en.txt").write_text(draft.replace("11 Test cards:", "11 Toast cards:").replace("Red cards", "Rest cards").replace("Blue cards", "Tent cards"), encoding="utf-8")
+    [said] = [w for w in rulebook_warnings(load_game(Workspace(ws), "test", lang="en"), FONTS) if "no deck" in w]
+    assert said.count("did you mean Test cards?") == 1, said
+
+
 def test_a_components_entry_naming_a_deck_with_its_kind_after_it_is_that_deck(tmp_path):
     """An English designer's trial: the card deck named “Market”, listed in the draft as
     “- 12 Market cards”, was “no deck or sourced item of that name” and the deck was listed again

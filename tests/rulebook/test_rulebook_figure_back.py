@@ -50,3 +50,21 @@ def test_a_side_that_is_not_there_is_one_line_at_its_key(tmp_path, capsys, side,
     assert run(ws, "check", "--game", "test") == 2
     said_all = "".join(capsys.readouterr())  # (check lists the problems on stdout)
     assert said in said_all and "data/test/game.yaml:10:" in said_all and "Traceback" not in said_all, said_all
+
+
+def test_a_piece_number_past_the_deck_names_the_pieces_it_may_be(tmp_path, capsys):
+    """English trial (trial80): ``piece: 99`` said ``expected 1 to 10 (the order of its pieces:)``, a
+    list cut off at its colon. It names the numbers with their pieces, the first five and the last."""
+    ws = _workspace(tmp_path, "side: front")
+    game = ws / "data" / "test" / "game.yaml"
+    game.write_text(game.read_text(encoding="utf-8").replace("piece: 3, x: 105", "piece: 99, x: 105"), encoding="utf-8")
+    assert run(ws, "check", "--game", "test") == 2
+    said = "".join(capsys.readouterr())
+    assert "rulebook.figures.1.pieces.2.piece: piece 99 is not in deck 'cards' (expected 1 to 5, its pieces in the " \
+           "order the deck lists them: 1 カード1, 2 カード2, 3 カード3, 4 カード4, 5 カード5)" in said, said
+    (ws / "data" / "test" / "decks" / "cards.yaml").write_text(
+        DECK_YAML + "".join(f"  - {{name: カード{i}, text: 本文{i}}}\n" for i in range(1, 9)), encoding="utf-8")
+    assert run(ws, "check", "--game", "test") == 2
+    said = "".join(capsys.readouterr())
+    assert "(expected 1 to 8, its pieces in the order the deck lists them: 1 カード1, 2 カード2, 3 カード3, 4 カード4, " \
+           "5 カード5, …, 8 カード8)" in said and "Traceback" not in said, said

@@ -353,7 +353,8 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
         trim, fmt = _layout_size(doc, geo, shape, data)
     else:
         trim, fmt = _size(doc, data, shape)
-    fields = (layout_raw and layouts.fields(layout_raw) or {}) | _fields(doc, data)
+    boxed = layout_raw and layouts.fields(layout_raw) or {}  # the fields the layout's boxes show
+    fields = boxed | _fields(doc, data)
     allowed = list(fields) + ["count"]
     given = data.get("defaults")
     if isinstance(given, dict) and "count" in given and "count" not in fields:  # (trial73: a memory game's pairs)
@@ -476,7 +477,9 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
                         "'- name: …' entries or {file: cards.csv}" + PIECES_HINT)
     _refuse_too_many_copies(doc, pieces)
     if layout_raw is not None and isinstance(pieces, list):
-        _misspelt_reads(layout_raw, pieces, defaults, allowed)
+        # a field the deck declares but no box shows may be the one a box misspells (fields: {player: colour},
+        # background: piece.playr): its pieces' values are not what the slip is told against
+        _misspelt_reads(layout_raw, pieces, defaults, [k for k in allowed if k in boxed or k == "count"])
     label_field = parse_at(doc, ("label",), v.choice, data["label"], list(fields), "label field") \
         if "label" in data else _title_box_field(deck.layout)
     shown = shown_fields(deck, game.lang)

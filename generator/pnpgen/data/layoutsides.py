@@ -33,7 +33,7 @@ from pnpgen.data.markup import colour_names
 from pnpgen.data.model import Layout, LayoutBox, LayoutSide
 from pnpgen.data.tuckbox import tuck_box
 from pnpgen.errors import InputError, Where, suggest
-from pnpgen.shapes import ring_hole
+from pnpgen.shapes import RING_FEWEST, ring_hole
 
 
 @dataclass(frozen=True)
@@ -228,6 +228,14 @@ def _track_length(name: str, given: dict[str, Origin], options: dict[str, Any]) 
             f"box {name}: a track from {start} to {last} has {max(last - start + 1, 0):,} spaces",
             f"a last at least its start ({start}) and at most {start + TRACK_MOST - 1:,}: last is the last "
             "space's number, not how many")
+    if last is not None and options.get("around") and last - start + 1 < RING_FEWEST:
+        # (else the face's track() stops at the piece's line, in a template's words the deck never wrote)
+        raise (given.get("last") or given["start"]).error(
+            f"box {name}: a track round its box's edge (around: true) from {start} to {last} has "
+            f"{last - start + 1} space{'' if last == start else 's'}, and one round the edge needs at least "
+            f"{RING_FEWEST}, a space a corner",
+            f"last: {start + RING_FEWEST - 1} or more (the last space's number, not how many), or around: false "
+            "for a track in a row")
 
 
 def _grid_on_piece(name: str, btype: str, given: dict[str, Origin], options: dict[str, Any],

@@ -38,16 +38,24 @@ _CALLED = later(r"^(?:[\w.]*<locals>\.)?(\w+)\(\) ")
 
 
 def _helper_called(e: TypeError, context: Mapping[str, Any]) -> tuple[str, list[str]] | None:
-    """(name, arguments) of the template helper a TypeError says was called wrongly, if it names one."""
+    """(name, arguments) of the template helper a TypeError says was called wrongly, if it names one:
+    one held in a namespace by the name the template writes (``shape.hex_corners``, whose function
+    Python names ``corners_xy``)."""
     m = _CALLED.match(str(e))
-    helper = context.get(m.group(1)) if m else None
-    if m is None or not callable(helper):
+    if m is None:
+        return None
+    name, helper = m.group(1), context.get(m.group(1))
+    if not callable(helper):
+        held = ((f"{outer}.{key}", inner) for outer, space in context.items() if isinstance(space, dict)
+                for key, inner in space.items() if callable(inner) and getattr(inner, "__name__", None) == name)
+        name, helper = next(held, (name, None))
+    if helper is None:
         return None
     try:
         params = inspect.signature(helper).parameters.values()
     except (TypeError, ValueError):
         return None
-    return m.group(1), [p.name if p.default is p.empty else f"{p.name}={p.default!r}" for p in params]
+    return name, [p.name if p.default is p.empty else f"{p.name}={p.default!r}" for p in params]
 
 
 def one_line(text: str) -> str:

@@ -54,7 +54,10 @@ def _n(v: float) -> str:
     return num(v, 4)
 
 
-LOW_DPI = "{where}: deck {deck}, piece {piece}: {name}: {dpi} dpi at {w}×{h} mm, {wanted} wanted"
+# the pixels that would do, as a figure's picture is told them (rulebook/ownpics.py): a designer sizing the picture
+# again had only the dpi, and 299.7 of 300 to work out into pixels
+LOW_DPI = ("{where}: deck {deck}, piece {piece}: {name}: {dpi} dpi at {w}×{h} mm, {wanted} wanted "
+           "({need_w:,} × {need_h:,} px would do)")
 SEE_THROUGH = ("{where}: deck {deck}: {name} has see-through pixels over something other than one plain colour: "
                "they print on white (print files carry no transparency); image(…, background=\"#rrggbb\") names "
                "the colour beneath it, or save the picture with that ground")
@@ -64,7 +67,7 @@ DIM_16_BIT = ("{where}: deck {deck}: {name} is a 16-bit picture whose brightest 
 CASE_TWINS = ("art files {names} differ only in letter case or in how a character is written: one file on Windows "
               "and macOS, which would print the same picture for both ({used}); rename one of them and its uses")
 LOW_DPI_LINE = later(r"^(?P<where>.*): deck (?P<deck>\S+), piece (?P<piece>.*?): (?P<name>.*?): (?P<dpi>under 1|\d+(?:\.\d)?) dpi at "
-                          r"(?P<box>\S+) mm, (?P<wanted>[\d.]+) wanted$")
+                          r"(?P<box>\S+) mm, (?P<wanted>[\d.]+) wanted \([\d,]+ × [\d,]+ px would do\)$")
 
 
 def _composed(name: str) -> str:
@@ -101,6 +104,17 @@ def enough_pixels(pixels: tuple[float, float], drawn_mm: tuple[float, float], wa
     counted to the nearest pixel, as a designer sizes one: 815×1110 px for 69×94 mm at 300 dpi
     (1110.2 px asked) is enough, though it is 299.9 dpi."""
     return all(p >= round(d / MM_PER_INCH * wanted) for p, d in zip(pixels, drawn_mm, strict=True))
+
+
+def pixels_for(pixels: tuple[float, float], drawn_mm: tuple[float, float], wanted: float) -> tuple[int, int]:
+    """Pixels that ``enough_pixels`` takes at ``wanted`` dpi: a picture drawn in its own proportions
+    (cover, contain) grown alike both ways, as its drawn size follows them; one stretched to its box
+    (drawn in other proportions) each side what the box asks."""
+    asked = [round(d / MM_PER_INCH * wanted) for d in drawn_mm]
+    if abs(pixels[0] * drawn_mm[1] - pixels[1] * drawn_mm[0]) > 0.005 * pixels[0] * drawn_mm[1]:
+        return asked[0], asked[1]
+    grow = max(a / p for a, p in zip(asked, pixels, strict=True))
+    return math.ceil(pixels[0] * grow - 1e-6), math.ceil(pixels[1] * grow - 1e-6)
 
 
 def more_low_dpi(deck: str, rest: list[re.Match]) -> str:
@@ -343,9 +357,10 @@ class ArtPlacer:
             "box_mm": [round(box[0], 2), round(box[1], 2)], "dpi": _said(dpi, wanted, enough), "enough": enough,
         })
         if not enough:
+            need = pixels_for(pixels, drawn, wanted)
             self.warnings.append(LOW_DPI.format(where=piece.where, deck=deck.id, piece=piece.label, name=name,
                                                 dpi=short_of(dpi, wanted), w=f"{round(box[0], 1):g}", h=f"{round(box[1], 1):g}",
-                                                wanted=f"{wanted:g}"))
+                                                wanted=f"{wanted:g}", need_w=need[0], need_h=need[1]))
         return dpi
 
     def case_twins(self, game: Game) -> list[str]:

@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 
 from markupsafe import Markup
 
-from pnpgen.shapes import ring_grid, ring_hole
+from pnpgen.shapes import RING_FEWEST, ring_grid, ring_hole
 from pnpgen.units import MM_PER_PT, num
 
 LAYOUTS = ("ring", "snake", "row", "column")
@@ -141,8 +141,8 @@ def _layout(n, x, y, w, h, layout, start, rows, spare):
         raise ValueError(f"a track needs at least one space and a box with an area ({spaces}, in a {w:g}×{h:g} mm "
                          "box; its first number is the last space's, not how many: track(start + 24, start=start) "
                          "gives 25)")
-    if layout == "ring" and count < 4:
-        raise ValueError(f"a ring needs at least 4 spaces ({spaces}; its first number is the last space's, not how "
+    if layout == "ring" and count < RING_FEWEST:
+        raise ValueError(f"a ring needs at least {RING_FEWEST} spaces ({spaces}; its first number is the last space's, not how "
                          "many: track(start + 24, start=start) gives 25)")
     cells: list[Cell] = []
     inner = None

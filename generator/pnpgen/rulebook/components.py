@@ -17,7 +17,7 @@ from pathlib import Path
 from pnpgen.data.model import Game
 from pnpgen.errors import suggest
 from pnpgen.messages import counted, msg
-from pnpgen.rulebook.tree import Block, Component, Document
+from pnpgen.rulebook.tree import Block, Component, Document, DraftParagraph
 
 COMPARABLE_UNITS = {"枚", "個", "本", "台", "体", ""}  # セット, 組, 種 are no piece counts
 
@@ -183,6 +183,22 @@ def _named_whole(comp: Component, items: list[DataItem], used: set[int]) -> Comp
     return replace(comp, names=[comp.whole], units=comp.units[:1] or [""] * len(comp.counts))
 
 
+def _named_total(comp: Component, items: list[DataItem], used: set[int]) -> Component:
+    """``37 Sea tiles: 8 Marsh, 8 Dune and 21 Reef``: a total and its parts are the decks the parts
+    name (a legacy game's packs), unless no part names one and the total names a deck or sourced item
+    not yet listed: then it is that one entry, the parts its description (what the deck holds), as
+    a Japanese draft's ◇ entry and the lines under it (else "Marsh, Dune, Reef" matched no deck and
+    the tiles were told missing from the list)."""
+    if not comp.total or any(id(d) not in used for name in comp.names for d in _match(name, items)):
+        return comp
+    if not any(id(d) not in used for d in _match(comp.total, items)):
+        return comp
+    told = sum(comp.counts)
+    return replace(comp, names=[comp.total], counts=[told], count_text=str(told), units=[""], total="",
+                   heading=f"{told} {comp.total}", parts_off=[], whole="",
+                   children=[DraftParagraph(comp.heading, False, False, comp.line), *comp.children])
+
+
 def _units(comp: Component, parts: list[tuple[str, list[DataItem]]]) -> list[str]:
     """The unit to print per part: the draft's (枚, 個) when it gives one per part, else the data's."""
     draft = [u for u in comp.units if u in COMPARABLE_UNITS and u]
@@ -230,7 +246,7 @@ def component_rows(doc: Document, game: Game, draft_path: Path | str, aliases: d
                         "counts (decks in data/" + game.slug + "/decks/, or bought parts in game.yaml's sourced:)")
     unnamed: list[int] = []  # the warnings of draft entries matching no item, nothing near
     for comp in doc.components:
-        comp = _named_whole(_named_with_note(comp, items, used), items, used)
+        comp = _named_total(_named_whole(_named_with_note(comp, items, used), items, used), items, used)
         parts = []
         for name in comp.names:
             found = [d for d in _match(name, items) if id(d) not in used]
@@ -243,7 +259,7 @@ def component_rows(doc: Document, game: Game, draft_path: Path | str, aliases: d
         where = f"{draft_path}:{comp.line}"
         missing = [name for name, ds in parts if not ds]
         if missing and have_data:
-            near = "".join(suggest(name, [d.draft_name for d in items]) for name in missing)
+            near = "".join(dict.fromkeys(suggest(name, [d.draft_name for d in items]) for name in missing))  # (once a name)
             near += EDIT_DRAFT if near else ""
             if comp.parts_off:  # "54 cards: 40 Market cards and 10 Starter cards"
                 near += (f"; the parts its text lists add up to {sum(comp.parts_off)} "

@@ -327,7 +327,8 @@ def load_settings(game: Game) -> RulebookSettings:
             number = p.get("piece", 1)
             if not isinstance(number, int) or isinstance(number, bool) or not 1 <= number <= len(decks[did].pieces):
                 raise doc.error(pk + ("piece",), f"piece {validate.show(number)} is not in deck {did!r}",
-                                f"1 to {len(decks[did].pieces)} (the order of its pieces:)")
+                                f"1 to {len(decks[did].pieces)}, its pieces in the order the deck lists them: "
+                                f"{_pieces_in_order(decks[did].pieces)}")
             side = p.get("side", "front")
             if side not in SIDES:
                 raise doc.error(pk + ("side",), f"side {validate.show(side)} is not a side of a piece",
@@ -525,3 +526,13 @@ def _short_line(doc: Located, raw: dict, key: str, game: Game, example: str, und
         raise doc.error(under + (key,), f"{key} {validate.show(raw[key])} is not a short line of text",
                         f"1 to {EDITION_CHARS} characters on one line, e.g. {example}")
     return line
+
+
+PIECES_NAMED = 6  # the pieces a wrong figure piece: number is shown, the first five and the last
+
+
+def _pieces_in_order(pieces: Sequence[Any]) -> str:
+    """The numbers a figure's ``piece:`` takes, each with its piece's name (a deck kept in a
+    spreadsheet numbers its rows from 1, not from the sheet's line): ``1 Marsh, 2 Dune, …, 10 Isle``."""
+    named = [f"{k} {p.said}" for k, p in enumerate(pieces, 1)]
+    return ", ".join(named if len(named) <= PIECES_NAMED else named[:PIECES_NAMED - 1] + ["…", named[-1]])
