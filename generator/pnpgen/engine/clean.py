@@ -27,7 +27,7 @@ from pnpgen.engine import history as history_files
 from pnpgen.engine.cache import Cache, layout_of
 from pnpgen.engine.fingerprint import FileHashes, sha
 from pnpgen.engine.journal import recover
-from pnpgen.engine.output import LOCK_NAME, MARKER_NAME, build_lock, inside, is_output_folder, remove_stray_temps
+from pnpgen.engine.output import LOCK_NAME, MARKER_NAME, OWNER, build_lock, inside, is_output_folder, remove_stray_temps
 from pnpgen.engine.trash import TRASH, empty_trash, strangers
 from pnpgen.errors import InputError
 from pnpgen.pdf.assemble import PdfFile, file_digest
@@ -138,6 +138,10 @@ def clean(out_root: Path, game: str | None = None, history: bool = False,
             done.history_kept = history_files.recorded(out_root, game, workspace_games)
         touched |= _spent_reprint_records(cache, out_root, game, done)
         remove_stray_temps([cache.root, *(f for f in touched if not f.is_symlink())], cache.root.parent)
+        owner = out_root / OWNER  # the workspace's record goes with the last of what it wrote
+        if game is None and not (out_root / ".history").exists() and owner.is_file() and not owner.is_symlink() \
+                and [p.name for p in cache.root.iterdir()] == [owner.name]:
+            owner.unlink()  # (as the lock and the marker: not counted among the outputs)
         for folder in sorted(touched | {cache.root}):
             _remove_empty(folder)
         done.reprints = [p for folder in sorted(touched) if folder.is_dir() and not folder.is_symlink()
