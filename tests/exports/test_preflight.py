@@ -179,6 +179,26 @@ def test_ghostscripts_options_from_the_environment_change_no_finding(tmp_path, m
     assert reports[0]["peak_ink"] == {"percent": 100.0, "page": 1}
 
 
+@pytest.mark.skipif(ghostscript() is None, reason="needs Ghostscript")
+def test_ghostscripts_start_up_files_are_its_own(tmp_path, monkeypatch):
+    """``GS_LIB`` (and ``GS_FONTPATH``) named a folder outside the workspace where Ghostscript looked
+    first for its own start-up PostScript, gs_init.ps, which sets up -dSAFER itself: a preflight ran
+    the PostScript found there, with the machine's files open to it (here it only writes a file and
+    stops: every file was then 'not a readable PDF'). Ghostscript starts from its own files."""
+    folder = tmp_path / "doujin"
+    _write(folder, [(FULL + b"0 0 0 1 K 0.5 w 40 100 m 140 100 l S\n", False)])
+    planted = tmp_path / "elsewhere"
+    planted.mkdir()
+    ran = tmp_path / "ran"
+    (planted / "gs_init.ps").write_text(f"10000\n({ran}) (w) file closefile quit\n", encoding="ascii")  # (its first line a version)
+    monkeypatch.setenv("GS_LIB", str(planted))
+    monkeypatch.setenv("GS_FONTPATH", str(planted))
+    shop, found, reports = _run(folder)
+    assert not ran.exists()
+    assert [(f.check, f.message) for f in found] == []
+    assert reports[0]["peak_ink"] == {"percent": 100.0, "page": 1}
+
+
 def test_preflight_takes_the_games_own_preset_for_a_lang_export_too(tmp_path):
     """A game's own preset (data/<game>/presets/) sets the figures for its export folder,
     build/<game>/<preset>, and for a --lang export's, build/<game>/<lang>/<preset>, where the

@@ -27,15 +27,19 @@ def ghostscript() -> str | None:
     return None
 
 
-GS_OPTIONS = "GS_OPTIONS"  # the options Ghostscript adds to every command it runs, from the environment
+GHOSTSCRIPTS = "GS_"  # GS_OPTIONS, GS_LIB, GS_FONTPATH, GS_DEVICE: what Ghostscript takes from the environment
 
 
 def without_own_options() -> dict[str, str]:
-    """The environment Ghostscript draws in: this one without ``GS_OPTIONS``, which it would add to
-    the command's own. ``GS_OPTIONS="-sPAPERSIZE=a4 -dFIXEDMEDIA"``, set to print everything on A4,
-    drew each token page on A4 and made pnpgen's own tokens' bleed 'bare' (an error: 'a shop would
-    turn it away'); an option it cannot read made every file 'not a readable PDF' (hostile48)."""
-    return {key: value for key, value in os.environ.items() if key != GS_OPTIONS}
+    """The environment Ghostscript draws in: this one without its own variables (``GS_…``), which
+    reach into every command it runs. ``GS_OPTIONS="-sPAPERSIZE=a4 -dFIXEDMEDIA"``, set to print
+    everything on A4, drew each token page on A4 and made pnpgen's own tokens' bleed 'bare' (an
+    error: 'a shop would turn it away'); an option it cannot read made every file 'not a readable
+    PDF' (hostile48). ``GS_LIB`` is where it looks first for its own start-up PostScript
+    (``gs_init.ps``, which sets up ``-dSAFER``): a folder outside the workspace named there ran
+    whatever PostScript it held, with every file of the machine open to it, on every preflight;
+    ``GS_FONTPATH`` had it read the fonts of any folder (hostile49)."""
+    return {key: value for key, value in os.environ.items() if not key.startswith(GHOSTSCRIPTS)}
 
 
 def render_inks(gs: str, path: Path, work: Path) -> list[Path]:
