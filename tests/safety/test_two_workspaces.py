@@ -29,7 +29,8 @@ def _built(tmp_path: Path) -> tuple[Path, Path, Path]:
 
 @pytest.mark.parametrize("command", [("build", "--game", "test", "--no-rulebook", "--jobs", "1"),
                                      ("export", "--game", "test", "--preset", "doujin"),
-                                     ("clean",), ("clean", "--history")])
+                                     ("clean",), ("clean", "--history"), ("tag", "printed", "--game", "test"),
+                                     ("log", "--game", "test"), ("reprint", "--game", "test", "--since", "v1")])
 def test_another_workspace_neither_writes_nor_cleans_the_folder(tmp_path, capsys, command):
     a, b, shared = _built(tmp_path)
     capsys.readouterr()
