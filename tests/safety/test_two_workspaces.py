@@ -75,3 +75,27 @@ def test_a_copied_workspace_builds_into_its_own_build_folder(tmp_path, capsys):
     assert run(a2, "clean") == 0
     assert not (a2 / "build" / "test").exists()
     assert (a / "build" / "test" / "cards.pdf").is_file()
+
+
+def test_two_first_builds_at_once_leave_one_workspaces_folder(tmp_path, capsys, monkeypatch):
+    """Two workspaces' first builds into one new folder at once: each claimed it while no workspace
+    had (``claim``, before the build), so the second to commit is refused there, under the lock."""
+    from pnpgen.engine import fresh
+
+    a = make_workspace(tmp_path / "a", pieces=FEW_CARDS)
+    b = make_workspace(tmp_path / "b", pieces=["びー1"])
+    shared = tmp_path / "shared"
+    claim = fresh.claim
+
+    def b_built_meanwhile(*args, **kwargs):
+        claim(*args, **kwargs)
+        monkeypatch.setattr(fresh, "claim", claim)
+        assert run(b, "build", "--game", "test", "--no-rulebook", "--jobs", "1", "--out", str(shared)) == 0
+
+    monkeypatch.setattr(fresh, "claim", b_built_meanwhile)
+    capsys.readouterr()
+    assert run(a, "build", "--game", "test", "--no-rulebook", "--jobs", "1", "--out", str(shared)) == 2
+    assert f"is the output folder of another workspace, {b.resolve()}" in capsys.readouterr().err
+    before = _tree(shared / "test")
+    assert run(b, "build", "--game", "test", "--no-rulebook", "--jobs", "1", "--out", str(shared)) == 0
+    assert _tree(shared / "test") == before  # b's, as b built it
