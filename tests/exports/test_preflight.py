@@ -323,8 +323,13 @@ def test_the_command_finds_a_games_exports_in_the_workspace(tmp_path, capsys, mo
                        (["build/test/doujin", "--game", "test"], "an export FOLDER and --game/--preset/--lang/--out together"),
                        (["--preset", "doujin"], "no export to check (--preset without --game)"),
                        (["data"], "data: no PDF or PNG in it"),
-                       (["build/test/doujin", "--json", "data/test/game.yaml/r.json"], "--json cannot be written there")):
-        assert main(["preflight", *argv]) == 2
+                       (["build/test/doujin", "--json", "data/test/game.yaml/r.json"],
+                        "argument --json: data/test/game.yaml/r.json is below the file data/test/game.yaml")):
+        try:
+            status = main(["preflight", *argv])
+        except SystemExit as e:  # (an option's value argparse refuses by its type)
+            status = e.code
+        assert status == 2
         err = capsys.readouterr().err
         assert said in err and err.count("\n") == 1, err
 
@@ -370,11 +375,17 @@ def test_preflight_says_a_page_no_rip_takes_and_a_png_of_no_preset_as_findings(t
             main(["preflight", str(mine), f"{option}={value}"])
         assert e.value.code == 2 and said in capsys.readouterr().err
     # --json a folder, --pages-png a file: one line before the run, exit status 2
-    for option, given, said in (("--json", tmp_path, "is a folder (expected a file to write)"),
+    (tmp_path / "r.json").mkdir()
+    for option, given, said in (("--json", tmp_path / "r.json", "is a folder (expected a file name ending in .json"),
                                 ("--pages-png", mine / "card.png", "is a file (expected a folder to write in)")):
-        assert main(["preflight", str(mine), option, str(given)]) == 2
+        try:
+            status = main(["preflight", str(mine), option, str(given)])
+        except SystemExit as e:  # (--json's name refused by argparse, by its type)
+            status = e.code
+        assert status == 2
         said_all = capsys.readouterr()
-        assert f"{option} {given}: {said}" in said_all.err and said_all.err.count("\n") == 1, said_all.err
+        assert (f"{option} {given}: {said}" in said_all.err or f"argument {option}: {given} {said}" in said_all.err) \
+            and said_all.err.count("\n") == 1, said_all.err
         assert said_all.out == ""
     # the preset's own figures held the same: a dpi of 0 is one line, exit status 2
     ws_folder = tmp_path / "ws" / "build" / "g" / "doujin"
