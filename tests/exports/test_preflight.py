@@ -199,6 +199,19 @@ def test_ghostscripts_start_up_files_are_its_own(tmp_path, monkeypatch):
     assert reports[0]["peak_ink"] == {"percent": 100.0, "page": 1}
 
 
+@pytest.mark.skipif(ghostscript() is None, reason="needs Ghostscript")
+def test_a_temporary_folder_that_is_gone_blames_no_file(tmp_path, monkeypatch):
+    """``TMPDIR`` naming a folder that is gone (a shell's leftover): Ghostscript could not open its
+    scratch file there, and every file was 'not a readable PDF', an error blamed on the file. It
+    keeps its scratch files in pnpgen's own folder of pages."""
+    folder = tmp_path / "doujin"
+    _write(folder, [(FULL + b"0 0 0 1 K 0.5 w 40 100 m 140 100 l S\n", False)])
+    monkeypatch.setenv("TMPDIR", str(tmp_path / "gone"))
+    shop, found, reports = _run(folder)
+    assert [(f.check, f.message) for f in found] == []
+    assert reports[0]["peak_ink"] == {"percent": 100.0, "page": 1}
+
+
 def test_preflight_takes_the_games_own_preset_for_a_lang_export_too(tmp_path):
     """A game's own preset (data/<game>/presets/) sets the figures for its export folder,
     build/<game>/<preset>, and for a --lang export's, build/<game>/<lang>/<preset>, where the

@@ -43,12 +43,16 @@ def without_own_options() -> dict[str, str]:
 
 
 def render_inks(gs: str, path: Path, work: Path) -> list[Path]:
-    """Every page as CMYK separations (tiffsep's composite, overprint as printed), 4 px/mm."""
+    """Every page as CMYK separations (tiffsep's composite, overprint as printed), 4 px/mm.
+    Ghostscript keeps its scratch files in the folder it writes the pages to, not in ``TMPDIR``:
+    one that is gone or not writable (a shell's leftover ``TMPDIR=/nonexistent``) made it fail, and
+    every file was 'not a readable PDF', an error blamed on the file."""
     work.mkdir(parents=True, exist_ok=True)
     out = Path(tempfile.mkdtemp(prefix=f"{path.stem}-", dir=work))  # (cards.pdf of two presets each its own)
     done = subprocess.run([gs, "-q", "-dNOPAUSE", "-dBATCH", "-dSAFER", "-sDEVICE=tiffsep", "-dNoSeparationFiles",
                            f"-r{PX_MM * 25.4}", "-o", str(out / "p%05d.tif"), str(path)],
-                          capture_output=True, text=True, errors="replace", check=False, env=without_own_options())
+                          capture_output=True, text=True, errors="replace", check=False,
+                          env=without_own_options() | {"TMPDIR": str(out), "TEMP": str(out)})  # (its own scratch files: see below)
     said = " ".join(" ".join(done.stdout.split()).split("****")[:2]).strip() or f"exit status {done.returncode}"
     if done.returncode:  # (a page it draws with a complaint, an empty content stream, still counts)
         raise OSError(f"Ghostscript could not draw it ({said[:200]})")
