@@ -65,7 +65,17 @@ from pnpgen.engine.journal import (
     signals_deferred,
     staging_mark,
 )
-from pnpgen.engine.output import OWNER, build_lock, current_umask, locked, make_folder, named, refuse_other_workspace, unchanged, unwritable
+from pnpgen.engine.output import (
+    OWNER,
+    build_lock,
+    current_umask,
+    locked,
+    make_folder,
+    named,
+    refuse_other_workspace,
+    unchanged,
+    unwritable,
+)
 from pnpgen.engine.stagecopy import Copier, DocumentCopy, stage_file
 from pnpgen.engine.trash import TRASH
 from pnpgen.errors import InputError

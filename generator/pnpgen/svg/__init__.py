@@ -68,7 +68,13 @@ from pnpgen.svg.style import (
     props_of,
     similarity,
 )
-from pnpgen.svg.unprinted import WITH_ID, read_from_elsewhere, refuse_for_svglib, refuse_not_drawn, refuse_unknown_element
+from pnpgen.svg.unprinted import (
+    WITH_ID,
+    read_from_elsewhere,
+    refuse_for_svglib,
+    refuse_not_drawn,
+    refuse_unknown_element,
+)
 from pnpgen.text.icons import ATTRIBUTE as ICON
 from pnpgen.units import PT_PER_MM
 

@@ -9,6 +9,7 @@ spacing and baselines svglib leaves out. Each refusal names the element through 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from lxml import etree
 
@@ -203,7 +204,7 @@ def _set(value: str | None) -> str | None:
     return None if value in (None, "", "inherit", "unset") else value
 
 
-def read_from_elsewhere(root) -> tuple[object | None, str, str] | None:
+def read_from_elsewhere(root) -> tuple[Any, str, str] | None:
     """The first thing in ``root``'s document that asks for another file's content in it: an entity
     its DOCTYPE declares from a file or an address (``<!ENTITY x SYSTEM "file:///…">``, a
     parameter entity too) or an XInclude (``<xi:include href="…"/>``). pnpgen never reads one (nor
@@ -217,6 +218,7 @@ def read_from_elsewhere(root) -> tuple[object | None, str, str] | None:
     for el in root.iter(*XINCLUDE):
         name = etree.QName(el).localname
         return el, f"<{el.prefix + ':' if el.prefix else ''}{name}{_href(el)}> is an XInclude", name
+    return None
 
 
 def _href(el) -> str:
