@@ -138,12 +138,13 @@ def clean(out_root: Path, game: str | None = None, history: bool = False,
             done.history_kept = history_files.recorded(out_root, game, workspace_games)
         touched |= _spent_reprint_records(cache, out_root, game, done)
         remove_stray_temps([cache.root, *(f for f in touched if not f.is_symlink())], cache.root.parent)
-        owner = out_root / OWNER  # the workspace's record goes with the last of what it wrote
+        for folder in sorted(touched | {cache.root}):
+            _remove_empty(folder)
+        owner = out_root / OWNER  # the workspace's record goes with the last of pnpgen's records
         if game is None and not (out_root / ".history").exists() and owner.is_file() and not owner.is_symlink() \
                 and [p.name for p in cache.root.iterdir()] == [owner.name]:
             owner.unlink()  # (as the lock and the marker: not counted among the outputs)
-        for folder in sorted(touched | {cache.root}):
-            _remove_empty(folder)
+            _remove_empty(cache.root)
         done.reprints = [p for folder in sorted(touched) if folder.is_dir() and not folder.is_symlink()
                          for p in sorted(folder.glob("reprint-since-*")) if p.is_file() and not p.is_symlink()]
     own = {LOCK_NAME, MARKER_NAME}  # the lock and the marker that says the folder is pnpgen's
