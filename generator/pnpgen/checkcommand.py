@@ -50,7 +50,7 @@ def check(ws: Workspace, args: argparse.Namespace) -> int:
     # the build folder a build wrote (--out, as the build was given it): its cache spares what has not
     # changed (check --out was refused without --svg, so a build made with --out was read from nothing)
     if args.out is not None:  # (an --out a build refuses, / or ~ …: refused with the build's words, not read "ok")
-        claim(args.out, ws.input_folders)
+        claim(args.out, ws.input_folders, ws.root)
     stands = no_folder(args.out or ws.root / "build")
     if stands is not None:  # (a file named build: check said ok, the build stopped at it)
         raise stands
@@ -185,13 +185,13 @@ def _write_svgs(ws: Workspace, args: argparse.Namespace, game, faces, note) -> N
         drawn = [d for d in drawn if d[0].id == deck.id and (args.piece is None or d[1].index == args.piece)]
         scope = f"{deck.id}/" + (f"{args.piece:03d}" if args.piece is not None else "")
     out_root = args.out or ws.root / "build"
-    claim(out_root, ws.input_folders)
+    claim(out_root, ws.input_folders, ws.root)
     lang = asked_language(ws, game.slug, args.lang) or ""  # (the game's own language: its plain folder)
     out_dir = out_root / game.slug / lang / "svg"
     files = face_files(drawn, faces.svgs, faces.art, out_dir)
     with build_lock(out_root):
         plan = svg_files(out_root, out_dir, game.slug, lang, files, scope)
-        commit(out_root, plan.files | mark(out_root), plan.stale)
+        commit(out_root, plan.files | mark(out_root, ws.root), plan.stale)
     for name in plan.strangers:
         print_warning(ws.shown(f"{out_dir / name}: not written by pnpgen (a file or link of yours): left as it is"))
     note(ws.shown(f"  svg: {counted(len(files) - len(plan.strangers), 'face')} in {out_dir}"

@@ -263,7 +263,7 @@ def watch(ws: Workspace, args: argparse.Namespace) -> int:
     root = ws.still_there(None)
     folders = watched(ws, args.game)  # (no link below them out of the workspace)
     present = present_inputs(ws, args.game)
-    claim(args.out or ws.root / "build", ws.input_folders)  # an --out no save can make right: exit 2 now
+    claim(args.out or ws.root / "build", ws.input_folders, ws.root)  # an --out no save can make right: exit 2 now
     out = (args.out or ws.root / "build").resolve()
     # yield_on_timeout: an empty set every 200 ms without changes, the first one once the watcher
     # runs. The first build starts only then, so a save made while it builds (after it read the
@@ -374,14 +374,14 @@ def rulebook(ws: Workspace, args: argparse.Namespace) -> int:
     from pnpgen.engine.transaction import commit
 
     out_root = args.out or ws.root / "build"
-    claim(out_root, ws.input_folders)
+    claim(out_root, ws.input_folders, ws.root)
     game = load_game(ws, args.game, lang=args.lang)
     out_dir = out_root / game.slug / (args.lang or "")
     book = _rulebook(ws, game, args)
     files = {name: relative_proof(name, data, ws.root) for name, data in book.files.items()}
     with build_lock(out_root):  # all three or none, and the record that lets clean remove them
         commit(out_root, {out_dir / name: data for name, data in files.items()}
-               | rulebook_record(out_root, out_dir, files) | mark(out_root))
+               | rulebook_record(out_root, out_dir, files) | mark(out_root, ws.root))
     for w in book.warnings:
         print_warning(ws.shown(w))
     if args.quiet:
@@ -406,7 +406,7 @@ def export(ws: Workspace, args: argparse.Namespace) -> int:
                             base_url=args.base_url, deck_id_base=args.deck_id_base, decks=tuple(args.deck), out=args.out,
                             lang=args.lang, max_dpi=getattr(args, "max_dpi", None))
     out_root = args.out or ws.root / "build"
-    claim(out_root, ws.input_folders)  # not pnpgen's folder to write: stop before anything is made
+    claim(out_root, ws.input_folders, ws.root)  # not pnpgen's folder to write: stop before anything is made
     Cache(out_root).refuse_links()  # (.cache/exports a link: its states were read through it, as a build refuses)
     if options.decks and owners_unknown(out_root, args.game, options):
         print(f"pnpgen: note: {args.game}: the last export of --preset {args.preset} (an older pnpgen's) does not "
@@ -429,7 +429,7 @@ def export(ws: Workspace, args: argparse.Namespace) -> int:
     large_blocks_mapped()  # this process's large pictures' memory given back when freed (exports/heap.py)
     result = export_game(ws, args.game, options, earlier_images(args.game, options, out_root))
     result.warnings[:] = [ws.shown(w) for w in result.warnings]  # export.json names no folder of this machine
-    write_export(result, inputs, args.game, options, shown(ws, args.game, result.game, book=result.book))
+    write_export(result, inputs, args.game, options, shown(ws, args.game, result.game, book=result.book), ws.root)
     for w in result.warnings:
         print_warning(ws.shown(w))
     if not args.quiet:

@@ -97,7 +97,8 @@ def _edition(args: argparse.Namespace) -> str:
 
 def _root(ws: Workspace, args: argparse.Namespace) -> Path:
     """The output folder whose history the command reads; its history reached through a link is
-    refused (it would be read from, and tags written to, anywhere)."""
+    refused (it would be read from, and tags written to, anywhere), and so is another workspace's
+    output folder (its versions are of that workspace's games: ``output.refuse_other_workspace``)."""
     from pnpgen.data.gamefiles import game_file
     from pnpgen.data.i18n import LANGUAGE_CODE
     from pnpgen.data.names import check_edition_twin
@@ -105,6 +106,7 @@ def _root(ws: Workspace, args: argparse.Namespace) -> Path:
     from pnpgen.engine import history
     from pnpgen.engine.fresh import finish_killed_commit
     from pnpgen.engine.journal import JOURNAL, STAGING
+    from pnpgen.engine.output import refuse_other_workspace
     from pnpgen.errors import InputError
 
     game_file(ws, args.game)  # a misspelt game: log said "no recorded version yet", exit 0
@@ -113,6 +115,7 @@ def _root(ws: Workspace, args: argparse.Namespace) -> Path:
     if lang is not None and not LANGUAGE_CODE.fullmatch(lang):  # a path (en/../..) led the history and reprint out
         raise InputError(f"{shown(lang)!r} is not a language code", key="--lang", expected=LANGUAGE_EXPECTED)
     root = args.out or ws.root / "build"
+    refuse_other_workspace(root, ws.root)
     history.refuse_links(root, _edition(args))
     if any(os.path.lexists(root / name) for name in (JOURNAL, STAGING)):  # a build killed as it committed
         finish_killed_commit(root)

@@ -72,11 +72,13 @@ def clean(ws: Workspace, args: argparse.Namespace) -> int:
     without it, and the folder named stays, said so."""
     from pnpgen.cli import cache_kept_from
     from pnpgen.engine.clean import clean as clean_outputs
+    from pnpgen.engine.output import refuse_other_workspace
     from pnpgen.errors import InputError
     from pnpgen.messages import counted
     from pnpgen.usercache import machine_folder, set_aside
 
     out_root = args.out or ws.root / "build"
+    refuse_other_workspace(out_root, ws.root)  # its files are the other workspace's to clean
     with set_aside(cache_kept_from(ws.root, args)) as aside:
         if aside is not None:
             base, named_by, holder, what = aside

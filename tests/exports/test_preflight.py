@@ -179,6 +179,39 @@ def test_ghostscripts_options_from_the_environment_change_no_finding(tmp_path, m
     assert reports[0]["peak_ink"] == {"percent": 100.0, "page": 1}
 
 
+@pytest.mark.skipif(ghostscript() is None, reason="needs Ghostscript")
+def test_ghostscripts_start_up_files_are_its_own(tmp_path, monkeypatch):
+    """``GS_LIB`` (and ``GS_FONTPATH``) named a folder outside the workspace where Ghostscript looked
+    first for its own start-up PostScript, gs_init.ps, which sets up -dSAFER itself: a preflight ran
+    the PostScript found there, with the machine's files open to it (here it only writes a file and
+    stops: every file was then 'not a readable PDF'). Ghostscript starts from its own files."""
+    folder = tmp_path / "doujin"
+    _write(folder, [(FULL + b"0 0 0 1 K 0.5 w 40 100 m 140 100 l S\n", False)])
+    planted = tmp_path / "elsewhere"
+    planted.mkdir()
+    ran = tmp_path / "ran"
+    (planted / "gs_init.ps").write_text(f"10000\n({ran}) (w) file closefile quit\n", encoding="ascii")  # (its first line a version)
+    monkeypatch.setenv("GS_LIB", str(planted))
+    monkeypatch.setenv("GS_FONTPATH", str(planted))
+    shop, found, reports = _run(folder)
+    assert not ran.exists()
+    assert [(f.check, f.message) for f in found] == []
+    assert reports[0]["peak_ink"] == {"percent": 100.0, "page": 1}
+
+
+@pytest.mark.skipif(ghostscript() is None, reason="needs Ghostscript")
+def test_a_temporary_folder_that_is_gone_blames_no_file(tmp_path, monkeypatch):
+    """``TMPDIR`` naming a folder that is gone (a shell's leftover): Ghostscript could not open its
+    scratch file there, and every file was 'not a readable PDF', an error blamed on the file. It
+    keeps its scratch files in pnpgen's own folder of pages."""
+    folder = tmp_path / "doujin"
+    _write(folder, [(FULL + b"0 0 0 1 K 0.5 w 40 100 m 140 100 l S\n", False)])
+    monkeypatch.setenv("TMPDIR", str(tmp_path / "gone"))
+    shop, found, reports = _run(folder)
+    assert [(f.check, f.message) for f in found] == []
+    assert reports[0]["peak_ink"] == {"percent": 100.0, "page": 1}
+
+
 def test_preflight_takes_the_games_own_preset_for_a_lang_export_too(tmp_path):
     """A game's own preset (data/<game>/presets/) sets the figures for its export folder,
     build/<game>/<preset>, and for a --lang export's, build/<game>/<lang>/<preset>, where the
@@ -303,8 +336,13 @@ def test_the_command_finds_a_games_exports_in_the_workspace(tmp_path, capsys, mo
                        (["build/test/doujin", "--game", "test"], "an export FOLDER and --game/--preset/--lang/--out together"),
                        (["--preset", "doujin"], "no export to check (--preset without --game)"),
                        (["data"], "data: no PDF or PNG in it"),
-                       (["build/test/doujin", "--json", "data/test/game.yaml/r.json"], "--json cannot be written there")):
-        assert main(["preflight", *argv]) == 2
+                       (["build/test/doujin", "--json", "data/test/game.yaml/r.json"],
+                        "argument --json: data/test/game.yaml/r.json is below the file data/test/game.yaml")):
+        try:
+            status = main(["preflight", *argv])
+        except SystemExit as e:  # (an option's value argparse refuses by its type)
+            status = e.code
+        assert status == 2
         err = capsys.readouterr().err
         assert said in err and err.count("\n") == 1, err
 
@@ -350,11 +388,17 @@ def test_preflight_says_a_page_no_rip_takes_and_a_png_of_no_preset_as_findings(t
             main(["preflight", str(mine), f"{option}={value}"])
         assert e.value.code == 2 and said in capsys.readouterr().err
     # --json a folder, --pages-png a file: one line before the run, exit status 2
-    for option, given, said in (("--json", tmp_path, "is a folder (expected a file to write)"),
+    (tmp_path / "r.json").mkdir()
+    for option, given, said in (("--json", tmp_path / "r.json", "is a folder (expected a file name ending in .json"),
                                 ("--pages-png", mine / "card.png", "is a file (expected a folder to write in)")):
-        assert main(["preflight", str(mine), option, str(given)]) == 2
+        try:
+            status = main(["preflight", str(mine), option, str(given)])
+        except SystemExit as e:  # (--json's name refused by argparse, by its type)
+            status = e.code
+        assert status == 2
         said_all = capsys.readouterr()
-        assert f"{option} {given}: {said}" in said_all.err and said_all.err.count("\n") == 1, said_all.err
+        assert (f"{option} {given}: {said}" in said_all.err or f"argument {option}: {given} {said}" in said_all.err) \
+            and said_all.err.count("\n") == 1, said_all.err
         assert said_all.out == ""
     # the preset's own figures held the same: a dpi of 0 is one line, exit status 2
     ws_folder = tmp_path / "ws" / "build" / "g" / "doujin"

@@ -11,6 +11,7 @@ import os
 from pathlib import Path
 
 import pikepdf
+import pytest
 
 from conftest import forked_cli
 from pnpgen.cli import main
@@ -102,16 +103,26 @@ def test_json_over_a_pipe_a_link_or_a_file_it_checks_is_refused_before_the_run(t
     folder = tmp_path / "mine"
     _card(folder / "cards.pdf")
     pdf = (folder / "cards.pdf").read_bytes()
-    os.mkfifo(tmp_path / "pipe")
+    os.mkfifo(tmp_path / "pipe.json")
     (tmp_path / "link.json").symlink_to(tmp_path / "elsewhere.json")
-    for given, said in ((tmp_path / "pipe", "is a pipe, socket or device"), (tmp_path / "link.json", "is a link"),
-                        (folder / "cards.pdf", f"is inside {folder}, a folder it checks")):
+    (folder / "export.json").write_text("{}", encoding="utf-8")
+    for given, said in ((tmp_path / "pipe.json", "is a pipe, socket or device"), (tmp_path / "link.json", "is a link"),
+                        (folder / "export.json", f"is inside {folder}, a folder it checks")):
         assert main(["preflight", str(folder), "--json", str(given)]) == 2
         out = capsys.readouterr()
         assert out.err.startswith(f"pnpgen: error: --json {given}: {said} (expected a file") and out.err.count("\n") == 1, out.err
         assert out.out == ""
-    assert (tmp_path / "pipe").is_fifo() and (tmp_path / "link.json").is_symlink()
-    assert not (tmp_path / "elsewhere.json").exists() and (folder / "cards.pdf").read_bytes() == pdf
+    assert (tmp_path / "pipe.json").is_fifo() and (tmp_path / "link.json").is_symlink()
+    assert not (tmp_path / "elsewhere.json").exists() and (folder / "export.json").read_text(encoding="utf-8") == "{}"
+    # a name that is no .json file's (the PDF it checks, the game's data, a font): refused by its name, kept
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "game.yaml").write_text("title: mine\n", encoding="utf-8")
+    for given in (folder / "cards.pdf", tmp_path / "data" / "game.yaml"):
+        with pytest.raises(SystemExit) as e:
+            main(["preflight", str(folder), "--json", str(given)])
+        out = capsys.readouterr()
+        assert e.value.code == 2 and f"argument --json: {given} is not a .json file" in out.err and out.err.count("\n") == 1, out.err
+    assert (folder / "cards.pdf").read_bytes() == pdf and (tmp_path / "data" / "game.yaml").read_text(encoding="utf-8") == "title: mine\n"
     assert main(["preflight", str(folder), "--json", str(tmp_path / "report.json")]) == 0
     assert str(folder) in json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
 

@@ -237,6 +237,13 @@ def pdf_out_option(text: str) -> Path:
     return _file_out(text, (".pdf",))
 
 
+def json_out_option(text: str) -> Path:
+    """``preflight --json``: a new or existing .json file in a folder one may write to. The suffix
+    keeps it from overwriting a deck's YAML, a font or any other input (``--json data/g/game.yaml``
+    replaced the game's data with the report, without a word)."""
+    return _file_out(text, (".json",))
+
+
 def _file_out(text: str, suffixes: tuple[str, ...]) -> Path:
     kinds = " or ".join(suffixes)
     expected = f"a file name ending in {kinds}, in a folder you may write to"

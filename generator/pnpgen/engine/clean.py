@@ -27,7 +27,7 @@ from pnpgen.engine import history as history_files
 from pnpgen.engine.cache import Cache
 from pnpgen.engine.fingerprint import FileHashes, sha
 from pnpgen.engine.journal import recover
-from pnpgen.engine.output import LOCK_NAME, MARKER_NAME, build_lock, inside, is_output_folder, remove_stray_temps
+from pnpgen.engine.output import LOCK_NAME, MARKER_NAME, OWNER, build_lock, inside, is_output_folder, remove_stray_temps
 from pnpgen.engine.state import layout_of
 from pnpgen.engine.trash import TRASH, empty_trash, strangers
 from pnpgen.errors import InputError
@@ -141,6 +141,11 @@ def clean(out_root: Path, game: str | None = None, history: bool = False,
         remove_stray_temps([cache.root, *(f for f in touched if not f.is_symlink())], cache.root.parent)
         for folder in sorted(touched | {cache.root}):
             _remove_empty(folder)
+        owner = out_root / OWNER  # the workspace's record goes with the last of pnpgen's records
+        if game is None and not (out_root / ".history").exists() and owner.is_file() and not owner.is_symlink() \
+                and [p.name for p in cache.root.iterdir()] == [owner.name]:
+            owner.unlink()  # (as the lock and the marker: not counted among the outputs)
+            _remove_empty(cache.root)
         done.reprints = [p for folder in sorted(touched) if folder.is_dir() and not folder.is_symlink()
                          for p in sorted(folder.glob("reprint-since-*")) if p.is_file() and not p.is_symlink()]
     own = {LOCK_NAME, MARKER_NAME}  # the lock and the marker that says the folder is pnpgen's

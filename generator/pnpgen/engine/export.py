@@ -233,12 +233,14 @@ def earlier_images(slug: str, options: ExportOptions, out_root: Path) -> Callabl
 
 
 def write_export(result: ExportResult, inputs: str | None = None, slug: str = "",
-                 options: ExportOptions | None = None, shows: dict[str, str] | None = None) -> list[Path]:
+                 options: ExportOptions | None = None, shows: dict[str, str] | None = None,
+                 workspace: Path | None = None) -> list[Path]:
     """Write every file and the record of them, and remove what the last export wrote and this
     one did not, as one transaction over the output folder (engine/transaction.py); an export of
     some decks (``--deck``) leaves the files the last export wrote of the others as they are, and
     its record names them too (``kept``). With ``inputs``: the state that lets the next export
-    with the same inputs say ``up to date``."""
+    with the same inputs say ``up to date``. ``workspace``: the one whose export it is, recorded
+    as the folder's (``output.mark``)."""
     out, root = result.out_dir, result.out_root
     with build_lock(root):
         recover(root)
@@ -270,7 +272,7 @@ def write_export(result: ExportResult, inputs: str | None = None, slug: str = ""
         stale = [path for name, digest in then.get("files", {}).items() if name not in result.files
                  and name not in others and "/" not in name and name != RECORD and (path := inside(out, name)) is not None
                  and isinstance(digest, str) and as_written(out, name, digest)]
-        commit(root, files | mark(root), stale)
+        commit(root, files | mark(root, workspace), stale)
     return sorted(files)
 
 

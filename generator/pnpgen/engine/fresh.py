@@ -184,7 +184,7 @@ def sort_games(ws: Workspace, slugs: list[str], given: BuildOptions, out_root: P
     each game to build. The output folder is claimed (``output.claim``) and a commit a killed
     run left is finished first. ``states``: where the states read are kept for the build
     (``Cache.states``); ``hashes``: the table of files' hashes the build goes on with (``Cache.hashes``)."""
-    claim(out_root, ws.input_folders)
+    claim(out_root, ws.input_folders, ws.root)
     cache = Cache(out_root, states, hashes)
     finish_killed_commit(out_root, cache)
     cache.refuse_links()

@@ -29,6 +29,7 @@ from pnpgen.pdf.assemble import PdfFile
 LOCK_NAME = ".pnpgen.lock"
 MARKER_NAME = ".pnpgen-output"  # in every output folder pnpgen writes: its files are pnpgen's to replace
 RECORDS = (".cache", ".history", ".pnpgen-trash")  # an output folder's records (engine/cache.py, history.py, trash.py)
+OWNER = ".cache/workspace"  # the workspace whose commands write the output folder: its path, one line
 MARKER_TEXT = (b"This folder is written by pnpgen (build and export output). pnpgen replaces and removes\n"
                b"the files it wrote here; anything else in it is left alone.\n")
 
@@ -204,13 +205,14 @@ def home_folder() -> Path | None:
         return None
 
 
-def claim(folder: Path, inputs: Sequence[Path] = ()) -> None:
+def claim(folder: Path, inputs: Sequence[Path] = (), workspace: Path | None = None) -> None:
     """Refuse an output folder that is not pnpgen's to write: ``/``, the home folder itself, a
     folder inside one of ``inputs`` (the workspace's data/, templates/ …: outputs and a cache among
     the designer's files) or holding one (the workspace's own folder, even one an older pnpgen
     left a lock in), or a folder holding files unless it is already a pnpgen output folder
-    (its marker file, or the lock file every earlier build left). An empty or missing folder is
-    claimed by the first build or export, which writes the marker."""
+    (its marker file, or the lock file every earlier build left), or one another ``workspace``
+    writes (``refuse_other_workspace``). An empty or missing folder is claimed by the first build
+    or export, which writes the marker."""
     try:
         where = folder.resolve()
         kept = next((f for f in inputs if where == f.resolve() or f.resolve() in where.parents), None)
@@ -235,6 +237,8 @@ def claim(folder: Path, inputs: Sequence[Path] = ()) -> None:
         raise InputError(f"{folder} is {'' if records == where else 'inside '}{records.name}/ of {records.parent}, "
                          "where an output folder keeps its records", key="--out",
                          expected=f"a folder of its own, e.g. --out {records.parent} or --out ~/pnp/build")
+    if workspace is not None:
+        refuse_other_workspace(folder, workspace)
     if not where.is_dir() or is_output_folder(where):
         return
     try:
@@ -270,9 +274,44 @@ def mark_now(folder: Path) -> None:
         raise unwritable(folder, e) from None
 
 
-def mark(folder: Path) -> dict[Path, bytes]:
-    """The marker file that makes ``folder`` a pnpgen output folder, to write with the outputs."""
-    return {folder / MARKER_NAME: MARKER_TEXT}
+def mark(folder: Path, workspace: Path | None = None) -> dict[Path, bytes]:
+    """The marker file that makes ``folder`` a pnpgen output folder, and the record of the
+    ``workspace`` that writes it (``refuse_other_workspace``), to write with the outputs."""
+    owner = {} if workspace is None else {folder / OWNER: os.fsencode(str(workspace.resolve())) + b"\n"}
+    return {folder / MARKER_NAME: MARKER_TEXT} | owner
+
+
+def owner_of(folder: Path) -> Path | None:
+    """The workspace ``folder``'s record (``OWNER``) names; None without a plain file of one
+    absolute path there (never read through a link, nor a pipe's)."""
+    path = folder / OWNER
+    try:
+        st = path.lstat()
+        if not stat.S_ISREG(st.st_mode) or st.st_size > 4096 or (folder / ".cache").is_symlink():
+            return None
+        text = os.fsdecode(path.read_bytes().rstrip(b"\n"))
+    except (OSError, UnicodeError):
+        return None
+    return Path(text) if os.path.isabs(text) and "\0" not in text and "\n" not in text else None
+
+
+def refuse_other_workspace(folder: Path, workspace: Path) -> None:
+    """Stop a command of ``workspace`` writing (or cleaning) ``folder`` when another workspace's
+    commands write it: two workspaces built into one ``--out`` replaced each other's games (both
+    ``build/test/``), mixed their versions in .history/ and cleaned each other's files. The folder
+    is this workspace's when it lies inside it (a copied workspace's own build/ names the
+    original), or when the workspace it names is gone (moved, renamed, deleted)."""
+    try:
+        where, here = folder.resolve(), workspace.resolve()
+    except (OSError, RuntimeError):
+        return
+    owner = owner_of(where)
+    if owner is None or owner == here or here in where.parents or not (owner / "data").is_dir():
+        return
+    raise InputError(f"{folder} is the output folder of another workspace, {owner}, whose games' files and recorded "
+                     "versions it holds: nothing is written or removed there from this one", key="--out",
+                     expected=f"another --out for this workspace (build, the default, or a folder of its own), "
+                     f"or the command run in {owner}")
 
 
 def named(path: Path) -> str:

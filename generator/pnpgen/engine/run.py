@@ -99,7 +99,7 @@ def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: 
         else:
             built = [_build_one(job, say, warm, cache.states, staging, collector, cache.hashes if shared else None)
                      for job in jobs]
-        files: dict[Path, bytes | PdfFile] = dict(mark(out_root))
+        files: dict[Path, bytes | PdfFile] = dict(mark(out_root, ws.root))
         stale: list[Path] = []
         for outcome, write, gone in built:
             outcomes.append(outcome)

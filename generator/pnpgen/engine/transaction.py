@@ -65,7 +65,17 @@ from pnpgen.engine.journal import (
     signals_deferred,
     staging_mark,
 )
-from pnpgen.engine.output import build_lock, current_umask, locked, make_folder, named, unchanged, unwritable
+from pnpgen.engine.output import (
+    OWNER,
+    build_lock,
+    current_umask,
+    locked,
+    make_folder,
+    named,
+    refuse_other_workspace,
+    unchanged,
+    unwritable,
+)
 from pnpgen.engine.stagecopy import Copier, DocumentCopy, stage_file
 from pnpgen.engine.trash import TRASH
 from pnpgen.errors import InputError
@@ -90,6 +100,9 @@ def commit(root: Path, files: Mapping[Path, bytes | PdfFile], remove: Iterable[P
     staging = staging if staging is not None else Staging(root)
     if not staging.open:
         recover(root)
+    owner = files.get(root / OWNER)  # (two workspaces' first builds at once: each claimed the folder while it had none)
+    if isinstance(owner, bytes):
+        refuse_other_workspace(root, Path(os.fsdecode(owner.rstrip(b"\n"))))
     gone = sorted(p for p in remove if p not in files and (p.is_file() or p.is_symlink()))
     # a file of the new set whose name a stale one has in other letter case: on Windows and
     # macOS "unchanged" read the stale file, which goes, so it is always written anew

@@ -32,8 +32,9 @@ from pnpgen.faces.pieceview import DeckView, FaceUndefined, PieceView, last_empt
 from pnpgen.faces.rendermemo import RenderMemo
 from pnpgen.faces.rootsize import give_size, root_box, root_mistake
 from pnpgen.faces.sourcelines import COMMON, SourceLines, designers_line, face_key, lines_of, svg_mistake, traced
-from pnpgen.svg.style import props_of
+from pnpgen.svg.style import SOURCE, props_of
 from pnpgen.svg.text import known_font, text_fonts, unknown_font
+from pnpgen.svg.unprinted import read_from_elsewhere
 from pnpgen.terms import is_latin
 from pnpgen.text import TextContext, icon, icons_saved, textbox
 
@@ -435,6 +436,7 @@ class Renderer(DrawnBleed, FaceColours, RenderFailure):
                              line=int(line) if written else None, expected=expected) from None
         filename = self.env.get_template(template_name).filename  # none for a layout (faces/layouts.py)
         template = Path(filename) if filename else self.templates / template_name
+        self._refuse_reads(root, template, where)
         sized = self._check_root(root, template, where, trim, bleed)
         self._check_fonts(root, template, where)
         found = self.art.check_hrefs(root, template, where)
@@ -443,6 +445,21 @@ class Renderer(DrawnBleed, FaceColours, RenderFailure):
             if self.art.ground(root, face.deck, face.piece) or sized else None
         self._checked[(svg, trim, bleed)] = found, grounded, self.art.once_asked[n_asked:]
         return found, grounded
+
+    def _refuse_reads(self, root, template: Path, where: str) -> None:
+        """An XInclude or an external entity the SVG asks for (``read_from_elsewhere``), said at the
+        template line that wrote it: pnpgen reads no file into a face, so the face would print without it."""
+        found = read_from_elsewhere(root)
+        if found is None:
+            return
+        el, what, written = found
+        name, _, line = ((el.get(SOURCE) or "") if el is not None else "").rpartition(":")
+        path, at = (self.templates / name, int(line)) if name and line.isdigit() and (self.templates / name).is_file() \
+            else self.art.written_at(written, template)
+        raise InputError(f"{where}: {what}, which pnpgen never reads (nor does a browser): the face would print "
+                         "without it", path=path, line=at,
+                         expected="the content written into the template itself, or a template of templates/ "
+                         "included with {% include %}, or a picture of art/ shown with <image href>")
 
     def _check_root(self, root, template: Path, where: str, trim: tuple[float, float], bleed: float) -> bool:
         """The root <svg> is the face (faces/rootsize.py), said at the line that wrote it; True

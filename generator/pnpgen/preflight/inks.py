@@ -27,24 +27,32 @@ def ghostscript() -> str | None:
     return None
 
 
-GS_OPTIONS = "GS_OPTIONS"  # the options Ghostscript adds to every command it runs, from the environment
+GHOSTSCRIPTS = "GS_"  # GS_OPTIONS, GS_LIB, GS_FONTPATH, GS_DEVICE: what Ghostscript takes from the environment
 
 
 def without_own_options() -> dict[str, str]:
-    """The environment Ghostscript draws in: this one without ``GS_OPTIONS``, which it would add to
-    the command's own. ``GS_OPTIONS="-sPAPERSIZE=a4 -dFIXEDMEDIA"``, set to print everything on A4,
-    drew each token page on A4 and made pnpgen's own tokens' bleed 'bare' (an error: 'a shop would
-    turn it away'); an option it cannot read made every file 'not a readable PDF' (hostile48)."""
-    return {key: value for key, value in os.environ.items() if key != GS_OPTIONS}
+    """The environment Ghostscript draws in: this one without its own variables (``GS_…``), which
+    reach into every command it runs. ``GS_OPTIONS="-sPAPERSIZE=a4 -dFIXEDMEDIA"``, set to print
+    everything on A4, drew each token page on A4 and made pnpgen's own tokens' bleed 'bare' (an
+    error: 'a shop would turn it away'); an option it cannot read made every file 'not a readable
+    PDF' (hostile48). ``GS_LIB`` is where it looks first for its own start-up PostScript
+    (``gs_init.ps``, which sets up ``-dSAFER``): a folder outside the workspace named there ran
+    whatever PostScript it held, with every file of the machine open to it, on every preflight;
+    ``GS_FONTPATH`` had it read the fonts of any folder (hostile49)."""
+    return {key: value for key, value in os.environ.items() if not key.startswith(GHOSTSCRIPTS)}
 
 
 def render_inks(gs: str, path: Path, work: Path) -> list[Path]:
-    """Every page as CMYK separations (tiffsep's composite, overprint as printed), 4 px/mm."""
+    """Every page as CMYK separations (tiffsep's composite, overprint as printed), 4 px/mm.
+    Ghostscript keeps its scratch files in the folder it writes the pages to, not in ``TMPDIR``:
+    one that is gone or not writable (a shell's leftover ``TMPDIR=/nonexistent``) made it fail, and
+    every file was 'not a readable PDF', an error blamed on the file."""
     work.mkdir(parents=True, exist_ok=True)
     out = Path(tempfile.mkdtemp(prefix=f"{path.stem}-", dir=work))  # (cards.pdf of two presets each its own)
     done = subprocess.run([gs, "-q", "-dNOPAUSE", "-dBATCH", "-dSAFER", "-sDEVICE=tiffsep", "-dNoSeparationFiles",
                            f"-r{PX_MM * 25.4}", "-o", str(out / "p%05d.tif"), str(path)],
-                          capture_output=True, text=True, errors="replace", check=False, env=without_own_options())
+                          capture_output=True, text=True, errors="replace", check=False,
+                          env=without_own_options() | {"TMPDIR": str(out), "TEMP": str(out)})  # (its own scratch files: see below)
     said = " ".join(" ".join(done.stdout.split()).split("****")[:2]).strip() or f"exit status {done.returncode}"
     if done.returncode:  # (a page it draws with a complaint, an empty content stream, still counts)
         raise OSError(f"Ghostscript could not draw it ({said[:200]})")

@@ -231,7 +231,7 @@ def serve(ws: Workspace, args: argparse.Namespace) -> int:
                 print(ready, flush=True)
 
     port_free(args.port)
-    claim(args.out or ws.root / "build", ws.input_folders)  # an --out no save can make right: exit 2 now
+    claim(args.out or ws.root / "build", ws.input_folders, ws.root)  # an --out no save can make right: exit 2 now
     preview = Preview(ws, args.game, args.out or ws.root / "build", args.lang, margin_mm=args.margin)
     preview.folders()  # a link out of the workspace below them: one line, before anything is served
     preview.rebuild()

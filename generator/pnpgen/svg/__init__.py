@@ -68,7 +68,13 @@ from pnpgen.svg.style import (
     props_of,
     similarity,
 )
-from pnpgen.svg.unprinted import WITH_ID, refuse_for_svglib, refuse_not_drawn, refuse_unknown_element
+from pnpgen.svg.unprinted import (
+    WITH_ID,
+    read_from_elsewhere,
+    refuse_for_svglib,
+    refuse_not_drawn,
+    refuse_unknown_element,
+)
 from pnpgen.text.icons import ATTRIBUTE as ICON
 from pnpgen.units import PT_PER_MM
 
@@ -403,6 +409,12 @@ class Converter:
                 if 0 < a < 1 or (a < 1 and key == "stop-opacity"):
                     raise self.transparency(el, props, f"{key} {v}", a)
         refuse_not_drawn(self.root, self.error)
+        found = read_from_elsewhere(self.root)  # (a face's template is refused so before: faces/templates.py)
+        if found is not None:
+            el, what, _ = found
+            line = f" (line {el.sourceline} of the SVG)" if el is not None and el.sourceline else ""
+            raise InputError(f"{self.where}: {what}{line}, which pnpgen never reads (nor does a browser): it would "
+                             "print without it", expected="the content written into the SVG itself")
         for el in WITH_ID(self.root):
             self.ids.setdefault(el.get("id"), el)
         self.drawn = self._count_elements()  # (before a fallback: svglib would expand a <use> bomb itself)

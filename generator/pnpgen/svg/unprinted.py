@@ -9,13 +9,15 @@ spacing and baselines svglib leaves out. Each refusal names the element through 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from lxml import etree
 
 from pnpgen.errors import InputError, suggest
 from pnpgen.svg.style import HARMLESS, URL, ZERO_LENGTH, harmless, local_name, props_of
 
-Refusal = Callable[..., InputError]  # (element, what it does, what would be right) → the error to raise
+Refusal = Callable[..., InputError]
+XINCLUDE = ("{http://www.w3.org/2001/XInclude}*", "{http://www.w3.org/2003/XInclude}*")  # its namespaces, as iter() takes them  # (element, what it does, what would be right) → the error to raise
 WITH_ID = etree.XPath("//*[@id]")
 # What svglib, which draws a face outside the subset, leaves out without a word (svglib 2.3: it
 # ignores the element or property): a face using one would print without it. Masks, filters and
@@ -200,3 +202,30 @@ def _set(value: str | None) -> str | None:
     """A presentation value as set, or None where it is left to the element's parent."""
     value = value.strip() if value is not None else None
     return None if value in (None, "", "inherit", "unset") else value
+
+
+def read_from_elsewhere(root) -> tuple[Any, str, str] | None:
+    """The first thing in ``root``'s document that asks for another file's content in it: an entity
+    its DOCTYPE declares from a file or an address (``<!ENTITY x SYSTEM "file:///…">``, a
+    parameter entity too) or an XInclude (``<xi:include href="…"/>``). pnpgen never reads one (nor
+    does a browser), so the face printed without it, unsaid. (element, or None for a DOCTYPE's
+    declaration; what it is; the text it is written with, to find its template line); else None.
+    An entity declared with its own text, as Illustrator writes them, is not one."""
+    dtd = root.getroottree().docinfo.internalDTD
+    for entity in dtd.iterentities() if dtd is not None else ():
+        if entity.system_url is not None:
+            return None, f"its DOCTYPE declares the entity {entity.name!r} from {_tail(entity.system_url)!r}", entity.system_url
+    for el in root.iter(*XINCLUDE):
+        name = etree.QName(el).localname
+        return el, f"<{el.prefix + ':' if el.prefix else ''}{name}{_href(el)}> is an XInclude", name
+    return None
+
+
+def _href(el) -> str:
+    href = el.get("href")
+    return f" href={_tail(href)!r}" if href is not None else ""
+
+
+def _tail(name: str) -> str:
+    """A file's name or address as said in one line: its end, where the file's own name is."""
+    return name if len(name) <= 60 else "…" + name[-59:]
