@@ -437,3 +437,48 @@ def test_a_page_written_after_known_counts_counts_in_its_own_glyphs_and_its_new_
     assert patch.document_glyphs(rec.counts) == {"F": {5: "あ", 6: "い", 7: "う"}}
     assert rec.counts["F"][(chr(patch.GLYPH + 5), "あ")] == 2
     assert rec.copy().counts == rec.counts
+
+
+def test_a_count_edit_counts_the_rewritten_home_sheets_glyphs_at_once(tmp_path, patches, monkeypatch):
+    """A count edit writes the home sheets from the moved slot on again and drops the last file's:
+    their glyphs are counted in and out of the document's (``count_all``) once a font, not a stream
+    at a time (each ``Counter.subtract`` a loop in Python over its pairs: some 20,000 at 1,000
+    cards); the counts a cold build's, the documents too — raised, lowered and set to 0."""
+    from collections import Counter
+
+    calls = {"subtract": 0, "pages": 0}
+
+    class Counted(Counter):
+        def subtract(self, *args, **kwds):
+            calls["subtract"] += 1
+            super().subtract(*args, **kwds)
+
+    ws = _pictured(tmp_path, 40)
+    assert run(ws, *BUILD) == 0
+    cold = tmp_path / "cold-ws"
+    monkeypatch.setattr(patch, "Counter", Counted)
+    page = writer._Writer.page
+
+    def paging(self, *args):
+        calls["pages"] += 1
+        return page(self, *args)
+
+    monkeypatch.setattr(writer._Writer, "page", paging)
+    steps = [("{name: 札30,", "{name: 札30, count: 2,"), ("{name: 札30, count: 2,", "{name: 札30,"),
+             ("{name: 札31,", "{name: 札31, count: 0,")]
+    for n, (old, new) in enumerate(steps):
+        patches.clear()
+        calls.update(subtract=0, pages=0)
+        _edit(_deck(ws), old, new)
+        assert run(ws, *BUILD) == 0
+        assert patches["cards.pdf"] is True, (n, patches)
+        # (the fronts and backs from the sheet of card 30 on: written again, their old ones dropped)
+        assert calls["pages"] >= 4 and 1 <= calls["subtract"] <= 3 * len(patches), (n, calls)
+        _same_as_cold(tmp_path, ws, f"cold{n}", monkeypatch)
+        shutil.rmtree(cold, ignore_errors=True)
+        shutil.copytree(ws, cold, symlinks=True, ignore=shutil.ignore_patterns("build"))
+        assert run(cold, *BUILD) == 0  # (a first build: every document's glyphs counted by its layout)
+        for doc in DOCS:
+            edited, first = _layout(ws, doc), _layout(cold, doc)
+            assert {f: dict(zip(zip(u[0::2], u[1::2]), edited.counts[f])) for f, u in edited.union.items()} \
+                == {f: dict(zip(zip(u[0::2], u[1::2]), first.counts[f])) for f, u in first.union.items()}, (n, doc)
