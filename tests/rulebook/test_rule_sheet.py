@@ -337,3 +337,16 @@ def test_a_short_last_section_the_column_holds_whole_stays_on_the_first_side(tmp
     assert run(ws, "rulebook", "--game", "test", "-q") == 0
     sides = [t.replace(" ", "") for t in texts((ws / "build" / "test" / "rule-sheet.pdf").read_bytes())]
     assert len(sides) == 2 and "ゲームの終了" not in sides[0] and "5　ゲームの終了" in sides[1], sides
+
+
+def test_an_example_box_and_a_figure_under_a_step_are_set_on_the_sheet(tmp_path):
+    """A step's 【例】 box and a figure after a step are each kept together (GridKeep): the sheet's
+    measure of what a step holds wrapped them outside any page and stopped every build asking for a
+    sheet with a traceback (trial81: a 同人 card game's draft, its turn's steps with an example)."""
+    draft = DRAFT + STEPS_AND_END.replace("５枚ずつ配ります。\n", "５枚ずつ配ります。\n\n【例】\n　３人なら１５枚を配ります。\n")
+    ws = _tiny(tmp_path, "true\n  figures:\n    - {after: 山札を作る, caption: 山札の例, size: [70, 95], "
+               "pieces: [{deck: cards, piece: 1, x: 35, y: 47}]}", draft)
+    assert run(ws, "rulebook", "--game", "test", "-q") == 0
+    text = "".join(texts((ws / "build" / "test" / "rule-sheet.pdf").read_bytes())).replace(" ", "")
+    assert "図1　山札の例".replace(" ", "") in text and "３人なら１５枚を配ります。" in text, text
+    assert text.index("山札の例") < text.index("4.2") < text.index("３人なら")  # each under its step
