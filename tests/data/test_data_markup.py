@@ -167,3 +167,15 @@ def test_bold_and_colours_typed_with_the_input_method_on_are_named():
     assert loose_marks("＊＊2＊＊ダメージ。［red］高値［/red］", PALETTE) == [
         "＊＊2＊＊ in full-width asterisks", "［red］ in full-width brackets", "［/red］ in full-width brackets"]
     assert loose_marks("＊注：［注意］を読む。", PALETTE) == []
+
+
+def test_a_ruby_never_closed_or_never_opened_is_named_as_markup_without_its_partner():
+    """trial81: ``{星|ほし`` (the closing brace forgotten) and ``星|ほし}`` (the opening one) printed
+    their braces and bar on every copy, silently, where a lone ``**`` is warned; a whole ruby, an
+    icon, an escaped brace and a bar outside any brace (``HP|MP``) are no slips."""
+    assert loose_marks("動かぬ{星|ほし、旅人の", PALETTE) == ["a ruby {星|ほし、旅人の never closed by }"]
+    assert loose_marks("{得|え**る**{vp}\n{月|つき", PALETTE) == ["a ruby {得|え never closed by }",
+                                                              "a ruby {月|つき never closed by }"]
+    assert loose_marks("動かぬ星|ほし}は{星|ほし}", PALETTE) == ["a ruby 動かぬ星|ほし} without its opening {"]
+    assert loose_marks("{星|ほし}と{vp}、HP|MP、\\{a|b、{鏡|かがみ\\}}", PALETTE) == []
+    assert loose_marks("{鏡|}を見る", PALETTE) == ["a ruby {鏡|} without its reading"]  # (told once, as before)

@@ -490,3 +490,13 @@ def test_a_built_in_layouts_small_ruby_says_the_layouts_size_is_the_cause_and_th
                     encoding="utf-8")
     code, lines = _lint(capsys, ws)
     assert code == 0 and not [line for line in lines if ": ruby " in line], lines
+    # a deck whose own layout: {extends: …} sets the box's size: that layout is named as the deck
+    # file's own, never by the deck's id as a layout to extend (trial81: 'extends: cards', no layout)
+    file.write_text(MINI.replace("layout: card-mini", "layout: {extends: card-mini, boxes: {text: {size: 7.5}}}"),
+                    encoding="utf-8")
+    code, lines = _lint(capsys, ws)
+    ruby = [line for line in lines if ": ruby " in line]
+    assert code == 0 and len(ruby) == 1 and ruby[0].endswith(
+        "ruby 「とうひょう」 3.8 pt, smaller than 4 pt: the deck file's layout sets the box text at 7.5 pt, and a reading "
+        "at half its text's size; give the box 8 pt there (in its layout: {…, boxes: {text: {size: 8}}}), "
+        "or accept 3.8 pt ruby with lint: {min_ruby: 3.8pt} (docs/data-format.md, ruby)"), lines

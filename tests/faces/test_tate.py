@@ -456,6 +456,13 @@ def test_a_verses_ruby_with_a_side_left_empty_is_warned_as_a_text_boxs_is(tmp_pa
     assert said == [f"warning: data/test/decks/cards.yaml:9:13: deck 'cards' piece 1 (読み札) front, field 'lines': {ruby}: "
                     "printed as written (ruby is {漢字|かんじ}, the base and its reading)"
                     for ruby in ("a ruby {朝顔|} without its reading", "a ruby {|あさ} without its base")], said
+    deck = LAYOUT_VERSE.replace("[いっせーの, 10まで数えて, 札をとる]", '["{朝顔|あさがおに", "{朝顔|あさがお}の"]')
+    ws = make_workspace(tmp_path / "open", deck=deck)  # trial81: a brace forgotten printed as written, silently
+    capsys.readouterr()
+    assert run(ws, "check", "--game", "test") == 0
+    said = [ln.strip() for ln in capsys.readouterr().out.splitlines() if "a ruby" in ln]
+    assert said == ["warning: data/test/decks/cards.yaml:9:13: deck 'cards' piece 1 (読み札) front, field 'lines': a ruby "
+                    "{朝顔|あさがおに never closed by }: printed as written (ruby is {漢字|かんじ}, the base and its reading)"], said
     ws = make_workspace(tmp_path / "one", deck=DECK_YAML + '  - {name: x, text: "{朝顔|}に"}\n  - {name: y, text: "{朝顔|あさがお}に"}\n',
                         front=FRONT, back=BACK)
     capsys.readouterr()

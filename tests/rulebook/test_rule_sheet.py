@@ -199,9 +199,14 @@ def test_a_draft_longer_than_two_sides_is_warned_with_how_much_and_printed_whole
     ("{margin: 2mm}", "data/test/game.yaml:9:19: rulebook.sheet.margin: margin '2mm' is out of range (expected 5 to 40 mm)"),
     ("{orientation: sideways}", "rulebook.sheet.orientation: unknown orientation 'sideways' (expected one of landscape, portrait)"),
     ("{colums: 3}", "data/test/game.yaml:9:11: rulebook.sheet.colums: unknown key in sheet (expected one of paper, "
-                    "orientation, columns, margin, gap, quick_reference, time)"),
+                    "orientation, columns, margin, gap, quick_reference, time, fold)"),
     ("yes please", "rulebook.sheet: 'yes please' is no setting of the rule sheet (expected true (A4 or Letter landscape, "
-                   "two columns) or a mapping of paper, orientation, columns, margin, gap, quick_reference, time)"),
+                   "two columns) or a mapping of paper, orientation, columns, margin, gap, quick_reference, time, fold)"),
+    ("{fold: true, orientation: portrait}", "rulebook.sheet.orientation: a folded sheet is landscape: its two halves, side "
+                                            "by side, are its pages (expected orientation: landscape (or left out) with fold: true)"),
+    ("{fold: true, columns: 2}", "data/test/game.yaml:9:10: rulebook.sheet: 2 columns on a page of a4 landscape folded in half "
+                                 "(148.5 × 210 mm, margin 10 mm, gap 8 mm) are 60.2 mm wide, too narrow for the book's text (expected columns of at "
+                                 "least 80 mm: one column a page of a folded sheet, a larger paper or a smaller margin)"),
 ])
 def test_a_sheet_setting_that_cannot_be_is_told_at_its_line(tmp_path, capsys, sheet, said):
     ws = _tiny(tmp_path, sheet)
@@ -337,3 +342,42 @@ def test_a_short_last_section_the_column_holds_whole_stays_on_the_first_side(tmp
     assert run(ws, "rulebook", "--game", "test", "-q") == 0
     sides = [t.replace(" ", "") for t in texts((ws / "build" / "test" / "rule-sheet.pdf").read_bytes())]
     assert len(sides) == 2 and "ゲームの終了" not in sides[0] and "5　ゲームの終了" in sides[1], sides
+
+
+def test_an_example_box_and_a_figure_under_a_step_are_set_on_the_sheet(tmp_path):
+    """A step's 【例】 box and a figure after a step are each kept together (GridKeep): the sheet's
+    measure of what a step holds wrapped them outside any page and stopped every build asking for a
+    sheet with a traceback (trial81: a 同人 card game's draft, its turn's steps with an example)."""
+    draft = DRAFT + STEPS_AND_END.replace("５枚ずつ配ります。\n", "５枚ずつ配ります。\n\n【例】\n　３人なら１５枚を配ります。\n")
+    ws = _tiny(tmp_path, "true\n  figures:\n    - {after: 山札を作る, caption: 山札の例, size: [70, 95], "
+               "pieces: [{deck: cards, piece: 1, x: 35, y: 47}]}", draft)
+    assert run(ws, "rulebook", "--game", "test", "-q") == 0
+    text = "".join(texts((ws / "build" / "test" / "rule-sheet.pdf").read_bytes())).replace(" ", "")
+    assert "図1　山札の例".replace(" ", "") in text and "３人なら１５枚を配ります。" in text, text
+    assert text.index("山札の例") < text.index("4.2") < text.index("３人なら")  # each under its step
+
+
+
+def test_a_folded_sheet_is_four_pages_imposed_to_read_in_order_once_folded(tmp_path, capsys):
+    """A small box's rules on one A4 sheet folded in half (trial81: a 同人 card game's 4-page leaflet;
+    the sheet's columns ran left to right across each side, which folded read back page first):
+    ``fold: true`` sets pages half the sheet, one column each, imposed so that the sheet printed on
+    both sides and folded reads page 1 outside right, 2 and 3 inside, 4 outside left."""
+    ws = _tiny(tmp_path, "{fold: true}", _end_after(30, "　山札が尽きたら終わります。\n"))
+    assert run(ws, "-v", "rulebook", "--game", "test") == 0
+    out = capsys.readouterr().out
+    assert "  rule sheet: rule-sheet.pdf, A4 landscape folded in half, 1 column a page, 3 pages on 2 sides (print both " \
+        "sides, flip on the short edge; no duplex: side 1, the sheet turned over on the short edge, side 2; fold in half, " \
+        "page 1 outside)\n" in out, out
+    pdf = (ws / "build" / "test" / "rule-sheet.pdf").read_bytes()
+    assert _page_mm(pdf) == [(297.0, 210.0)] * 2  # one sheet, both sides
+    # (the pages are placed pictures now: the body's 9 pt and the heads' 7 pt glyphs read where they print)
+    front, inside = ([g for g in side if g.char.strip() and round(g.size, 1) in (7.0, 9.0)] for side in glyphs(pdf))
+    assert not [g for g in front if g.x < 148.5]  # outside left: page 4, blank (the draft fills three)
+    assert min(g.x for g in front) >= 148.5 + 10 - 0.01 and max(g.x for g in front) <= 297 - 10  # page 1, in its margins
+    assert "".join(g.char for g in front).startswith("テスト用の小さなゲームです。")  # the first section's text
+    left = "".join(g.char for g in inside if g.x < 148.5)
+    right = "".join(g.char for g in inside if g.x >= 148.5)
+    assert left.startswith("テストゲーム2第0段落です。") and right.startswith("テストゲーム3第"), (left[:20], right[:20])
+    assert right.endswith("山札が尽きたら終わります。")  # the last section's text, on page 3
+    assert min(g.x for g in inside if g.x >= 148.5) >= 148.5 + 10 - 0.01 and max(g.x for g in inside if g.x < 148.5) <= 148.5 - 10

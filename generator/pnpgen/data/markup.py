@@ -180,6 +180,7 @@ def loose_marks(text: str, palette: Mapping[str, str]) -> list[str]:
         for m in _HALF_RUBY.finditer(text) if not (m.group("base").strip()
                                                    and all(piece.strip() for piece in readings(m.group("reading"))))))
     found += [_jukugo_count(m) for m in tokens if m.group("base") and ruby_spans(m, False, None) is None]
+    found += _unpaired_ruby_braces(_HALF_RUBY.sub("\0", _TOKEN.sub(_held, text)))
     for i in sorted(_unmatched(tokens, palette)):
         m = tokens[i]
         name = m.group("colour")
@@ -196,6 +197,22 @@ def loose_marks(text: str, palette: Mapping[str, str]) -> list[str]:
     return found + wide
 
 
+def _held(m: re.Match) -> str:
+    """A markup token as ``_unpaired_ruby_braces`` reads the text: a NUL, an escaped opening brace
+    SOH (``\\{a|}`` prints {a|}, a brace the designer wrote, not one forgotten)."""
+    return "\x01" if m.group("esc") == "{" else "\0"
+
+
+def _unpaired_ruby_braces(rest: str) -> list[str]:
+    """A ruby whose brace is forgotten, in ``rest`` (the text with its markup tokens a NUL, an
+    escaped opening brace SOH: ``_held``): ``{星|ほし`` never closed (up to a line's end or the next
+    markup), ``星|ほし}`` never opened (from the line's start or the last brace or markup). A bar
+    outside braces (``HP|MP``) is text."""
+    said = [f"a ruby {clipped(m.group(0))} never closed by }}" for m in _OPEN_RUBY.finditer(rest)]
+    said += [f"a ruby {clipped(m.group(0))} without its opening {{" for m in _SHUT_RUBY.finditer(rest)]
+    return list(dict.fromkeys(said))
+
+
 def _jukugo_count(m: re.Match) -> str:
     """What is wrong with a jukugo ruby whose readings are not one a base character, and what
     would be right."""
@@ -209,6 +226,10 @@ def _jukugo_count(m: re.Match) -> str:
 _WIDE_BOLD = later(r"＊＊([^＊\n]+)＊＊")
 _WIDE_COLOUR = later(r"［(/?)([A-Za-z][\w-]*)］")
 _HALF_RUBY = later(r"(?<![\\{])\{(?P<base>" + RUBY_PART + r"*)[|｜](?P<reading>" + RUBY_PART + r"*(?:[|｜]" + RUBY_PART + r"*)*)\}(?!\})")  # {鏡|}, {|かがみ}
+
+
+_OPEN_RUBY = later(r"\{[^{}\n\0|｜]+[|｜][^{}\n\0]*(?=[{\n\0]|$)")
+_SHUT_RUBY = later(r"(?:(?<=[}\n\0])|^)[^{}\n\0\x01|｜]+[|｜][^{}\n\0]*\}", re.MULTILINE)
 
 
 class _EveryColour(dict):

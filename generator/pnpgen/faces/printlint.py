@@ -309,12 +309,15 @@ def _small_ruby_cause(f: _Finding, s: LintSettings, boxes: dict[tuple[str, str],
     if not box or f.deck.layout is None:
         return (f"a reading is set at half its text's size, so set the text at {least:g} pt or more, or lower the "
                 f"deck's lint: {{min_ruby: …}} (docs/data-format.md, ruby)")
-    layout = f.deck.layout.name.removesuffix(" (inline)")
     sized = f"boxes: {{{box}: {{size: {least:g}}}}}"
     own = sized if side != "back" else f"back: {{{sized}}}"
+    accept = f"or accept {f.worst:.1f} pt ruby with lint: {{min_ruby: {f.worst:.1f}pt}} (docs/data-format.md, ruby)"
+    if f.deck.layout.name.endswith(" (inline)"):  # the deck's own layout: {extends: …}: its name is no layout's
+        return (f"the deck file's layout sets the box {box} at {f.worst / RUBY_SCALE:.1f} pt, and a reading at half "
+                f"its text's size; give the box {least:g} pt there (in its layout: {{…, {own}}}), {accept}")
+    layout = f.deck.layout.name
     return (f"the {layout} layout sets the box {box} at {f.worst / RUBY_SCALE:.1f} pt, and a reading at half its "
-            f"text's size; give the box {least:g} pt in the deck file (layout: {{extends: {layout}, {own}}}), or accept "
-            f"{f.worst:.1f} pt ruby with lint: {{min_ruby: {f.worst:.1f}pt}} (docs/data-format.md, ruby)")
+            f"text's size; give the box {least:g} pt in the deck file (layout: {{extends: {layout}, {own}}}), {accept}")
 
 
 def _where(at: str, deck: Deck, templates: Path, boxes: dict[tuple[str, str], list[str]], first: Piece) -> str:

@@ -66,7 +66,7 @@ SIDES = ("front", "back")  # a placed piece's side up
 # stands well inside the 4–5 mm a home printer leaves unprinted at each edge (PRINTING.md); a column
 # is never narrower than ``SHEET_COLUMN_MM``, some 25 characters of the 9 pt body, or the book's
 # diagrams, tables and pictures (made for the A5 page's 118 mm) would not hold in it.
-SHEET_KEYS = ("paper", "orientation", "columns", "margin", "gap", "quick_reference", "time")
+SHEET_KEYS = ("paper", "orientation", "columns", "margin", "gap", "quick_reference", "time", "fold")
 SHEET_MARGIN_MM = 10.0  # each edge of the paper to the text
 SHEET_MARGIN_BOUNDS = (5.0, 40.0)
 SHEET_GAP_MM = 8.0  # between two columns (a thin rule down its middle)
@@ -157,11 +157,17 @@ class SheetSpec:
     quick_reference: bool = False  # the 早見表 after the rules, in their columns
     time: str = ""  # the playing time, printed after the players at the head (30分, 30 min)
     line: int = 0  # game.yaml's line of ``sheet:`` (a sheet too small for its columns is said there)
+    fold: bool = False  # folded in half: four pages, each half the sheet (a small box's leaflet)
 
-    def page_mm(self, booklet_paper: str) -> tuple[float, float]:
+    def sheet_mm(self, booklet_paper: str) -> tuple[float, float]:
         """The sheet's width and height in mm, on ``booklet_paper`` when it names no paper of its own."""
         w, h = RULE_SHEET_PAPERS[self.paper or booklet_paper]
         return (max(w, h), min(w, h)) if self.landscape else (min(w, h), max(w, h))
+
+    def page_mm(self, booklet_paper: str) -> tuple[float, float]:
+        """A page's width and height in mm: the sheet's, or its half when it is folded."""
+        w, h = self.sheet_mm(booklet_paper)
+        return (w / 2, h) if self.fold else (w, h)
 
     def column_mm(self, booklet_paper: str) -> float:
         """A column's width in mm."""
@@ -479,14 +485,24 @@ def _sheet(doc: Located, value: Any, game: Game) -> SheetSpec:
         spec.quick_reference = parsed("quick_reference", validate.flag)
     if value.get("time") is not None:
         spec.time = _short_line(doc, value, "time", game, "30分 or 20-40分 ({ja: 30分, en: 30 min})", at)
+    if "fold" in value:
+        spec.fold = parsed("fold", validate.flag)
+        if spec.fold and not spec.landscape:
+            raise doc.error(at + ("orientation",), "a folded sheet is landscape: its two halves, side by side, are its pages",
+                            "orientation: landscape (or left out) with fold: true")
+        if spec.fold and "columns" not in value:
+            spec.columns = 1  # (a half sheet's page holds one column of the book's text)
     for paper in [spec.paper] if spec.paper else ["a4", "letter"]:  # (the booklet's paper, whichever the build's is)
         if (column := spec.column_mm(paper)) < SHEET_COLUMN_MM:
             w, h = spec.page_mm(paper)
-            raise doc.error(at, f"{spec.columns} columns on {paper} {'landscape' if spec.landscape else 'portrait'} "
+            on = f"a page of {paper} landscape folded in half" if spec.fold else \
+                f"{paper} {'landscape' if spec.landscape else 'portrait'}"
+            raise doc.error(at, f"{spec.columns} columns on {on} "
                             f"({w:g} × {h:g} mm, margin {spec.margin_mm:g} mm, gap {spec.gap_mm:g} mm) are "
                             f"{column:.1f} mm wide, too narrow for the book's text",
-                            f"columns of at least {SHEET_COLUMN_MM:g} mm: fewer columns, the paper landscape, or a "
-                            "smaller margin or gap")
+                            f"columns of at least {SHEET_COLUMN_MM:g} mm: " + ("one column a page of a folded sheet, a larger "
+                            "paper or a smaller margin" if spec.fold else "fewer columns, the paper landscape, or a smaller "
+                            "margin or gap"))
     return spec
 
 

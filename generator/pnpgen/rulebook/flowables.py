@@ -79,18 +79,20 @@ class GridKeep(KeepTogether):
 
     def wrap(self, aW, aH):
         w, h = super().wrap(aW, aH)
-        self._H = max(self._H, grid_height(self._content, aW, aH))
+        self._H = max(self._H, grid_height(self._content, aW, aH, self.canv))
         return w, h
 
 
-def grid_height(flowables: Sequence[Flowable], aW: float, aH: float) -> float:
-    """How tall ``flowables`` stand one under the other once the line grid places them."""
+def grid_height(flowables: Sequence[Flowable], aW: float, aH: float, canv=None) -> float:
+    """How tall ``flowables`` stand one under the other once the line grid places them. Each is
+    wrapped on ``canv`` (None: measured before any page, as a rule sheet measures a step), as
+    ReportLab's frame wraps it: a group kept together wraps its parts on the canvas it is given."""
     y = 0.0  # below the first one's grid line, where the frame puts it
     for i, f in enumerate(flowables):
         y += f.getSpaceBefore() if i else 0.0
         if i and getattr(f, "on_grid", False):
             y = math.ceil(y / BODY_LEADING - 1e-6) * BODY_LEADING
-        y += f.wrap(aW, aH)[1] + f.getSpaceAfter()
+        y += f.wrapOn(canv, aW, aH)[1] + f.getSpaceAfter()
     return y
 
 

@@ -237,7 +237,7 @@ class EntryKeep(GridKeep):
         if at == len(self._content):
             return False
         first = self._content[at]
-        height = grid_height([*above, *self._content[:at + 1]], aW, aH)
+        height = grid_height([*above, *self._content[:at + 1]], aW, aH, getattr(self, "canv", None))
         own = first.wrap(aW, aH)[1]
         if isinstance(first, JPara) and len(first.lines or []) >= 4:  # it splits leaving two lines (JPara.split)
             height -= own - 2 * first.leading
@@ -276,7 +276,7 @@ class EntryRun(GridKeep):
         entries: list[EntryKeep] = self._content
 
         def height(run: list[EntryKeep]) -> float:
-            return grid_height([f for e in run for f in e._content], aW, aH)
+            return grid_height([f for e in run for f in e._content], aW, aH, getattr(self, "canv", None))
 
         k = 0
         while k < len(entries) and height(entries[:k + 1]) <= aH:

@@ -21,8 +21,10 @@ from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, PageTemplate
 
 from pnpgen.data.formats import paper_title
+from pnpgen.impose import booklet as booklets
 from pnpgen.messages import msg
 from pnpgen.pdf import settings
+from pnpgen.pdf.booklet import impose_pdf
 from pnpgen.pdf.subsettags import tags_apart
 from pnpgen.rulebook import glyphs
 from pnpgen.rulebook.document import GridFrame, Meta, RulebookDoc
@@ -173,6 +175,8 @@ def set_sheet(story_for: Callable[[float, float], list[Flowable]], meta: Meta, f
     with settings.dated_as_pnpgen_dates():
         doc = SheetDoc(buf, meta, fonts, page, spec.time)
         doc.multiBuild(story)
+    if spec.fold:
+        return _folded(buf.getvalue(), doc, spec, paper, draft, two_pass)
     sides = doc.page
     name = f"{paper_title(spec.paper or paper)} {'landscape' if spec.landscape else 'portrait'}, " \
         f"{spec.columns} column{'s' if spec.columns > 1 else ''}"
@@ -191,3 +195,37 @@ def set_sheet(story_for: Callable[[float, float], list[Flowable]], meta: Meta, f
                         "printed, nothing cut off (shorten the draft, give the sheet more columns, a larger paper or a "
                         "smaller margin in game.yaml's rulebook: sheet:, or hand out the booklet, rulebook-booklet.pdf)")
     return SheetResult(tags_apart(buf.getvalue()), sides, report, warnings)
+
+
+FOLDED_PAGES = 4  # a sheet folded in half: the front page, the two inside, the back
+
+
+def _folded(pages_pdf: bytes, doc: SheetDoc, spec: SheetSpec, paper: str, draft: Path,
+            two_pass: bool | None) -> SheetResult:
+    """The rule sheet folded in half (``fold: true``): its pages, each half the sheet, imposed as a
+    saddle-stitched booklet's are (impose/booklet.py), so that one sheet printed on both sides and
+    folded reads page 1 (the front, outside right), 2 and 3 (inside), 4 (the back); a draft longer
+    than four pages nests more sheets, all printed, and is warned."""
+    pages = doc.page
+    sheet_mm = spec.sheet_mm(paper)
+    placed = booklets.layout(pages, page_mm=spec.page_mm(paper), sheet_mm=sheet_mm)
+    data = tags_apart(impose_pdf(tags_apart(pages_pdf), placed, sheet_mm=sheet_mm))
+    sheets = len(placed) // 2
+    name = f"{paper_title(spec.paper or paper)} landscape folded in half, " \
+        f"{spec.columns} column{'s' if spec.columns > 1 else ''} a page"
+    passes = "side 1, the sheet turned over on the short edge, side 2"
+    both = (f"in two passes: {passes}" if two_pass else "print both sides, flip on the short edge"
+            + (f"; no duplex: {passes}" if two_pass is None else ""))
+    fold = "fold in half, page 1 outside" if sheets == 1 else "fold the sheets in half together, sheet 1 outside"
+    report = f"rule sheet: {FILE}, {name}, {pages} page{'s' if pages > 1 else ''} on {2 * sheets} sides ({both}; {fold})"
+    warnings = []
+    if pages > FOLDED_PAGES:
+        over = sum(doc.fill[FOLDED_PAGES:])
+        page = SheetPage.of(spec, paper)
+        lines = round(over * (page.height - 2 * page.margin - BAND_H) / BODY_LEADING)
+        warnings.append(f"{draft}: the rule sheet ({FILE}, {name}) takes {pages} pages, more than the four of one "
+                        f"sheet folded in half: {over:.1f} columns of text past page 4, some {lines:,} lines of the "
+                        f"body; all of it is printed, on {sheets} sheets folded together (shorten the draft, give the "
+                        "sheet a larger paper or a smaller margin in game.yaml's rulebook: sheet:, or hand out the "
+                        "booklet, rulebook-booklet.pdf)")
+    return SheetResult(data, 2 * sheets, report, warnings)
