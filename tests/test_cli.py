@@ -497,3 +497,40 @@ def test_a_deck_pnpgen_new_wrote_renamed_is_told_at_the_drafts_line_with_the_dec
     assert len(said) == 1 and said[0].endswith(
         "; or, if it is the data's deck 「Spells」 (cards), on no line of the draft, write its name on this line "
         "(the draft is yours to edit: pnpgen never changes it)"), said
+
+
+def test_a_fault_of_pnpgen_is_one_paragraph_and_a_report_file_not_a_traceback(tmp_path, capsys, monkeypatch):
+    """trial81: a fault of pnpgen's own (a bug, not the designer's files) ended the command in a raw
+    traceback. The command (``own_process``) says it in one paragraph, exit status 1, and keeps the
+    traceback in a file of the temporary folder to send; PNPGEN_TRACEBACK=1, or a script's call of
+    ``main``, gets the exception itself."""
+    import tempfile
+
+    from pnpgen import cli
+
+    ws = make_workspace(tmp_path / "ws")
+    reports = tmp_path / "temporary"
+    reports.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(reports))
+    monkeypatch.chdir(ws)
+    monkeypatch.delenv("PNPGEN_TRACEBACK", raising=False)
+
+    def fault(*args):
+        raise RuntimeError("a fault <b>here</b>\x1b[2J")
+
+    monkeypatch.setattr(cli, "_run_by", lambda command: fault)
+    assert main(["list"], own_process=True) == 1
+    said = capsys.readouterr().err
+    assert said.startswith("pnpgen: internal error: RuntimeError: a fault <b>here</b>") and said.count("\n") == 1
+    assert "Traceback" not in said and "\x1b" not in said  # (the terminal's control characters made inert)
+    report = next(reports.glob("pnpgen-fault-*.txt"))
+    assert str(report) in said
+    text = report.read_text(encoding="utf-8")
+    assert text.startswith("pnpgen ") and "pnpgen list" in text.splitlines()[0]
+    assert "Traceback (most recent call last)" in text and "RuntimeError: a fault" in text
+    with pytest.raises(RuntimeError):  # a script's call sees the exception
+        main(["list"])
+    monkeypatch.setenv("PNPGEN_TRACEBACK", "1")
+    with pytest.raises(RuntimeError):
+        main(["list"], own_process=True)
+    assert len(list(reports.iterdir())) == 1

@@ -237,10 +237,38 @@ def main(argv: list[str] | None = None, own_process: bool = False) -> int:
     except BrokenPipeError:  # output piped into head or less that closed early
         sys.stderr.close()
         return 0
+    except Exception as e:  # a fault of pnpgen's own (a test's or a script's call sees it raised)
+        if not own_process or os.environ.get("PNPGEN_TRACEBACK"):
+            raise
+        return _fault_of_pnpgen(e, argv)
     finally:
         if here is not None:
             with contextlib.suppress(OSError):  # (the folder deleted or renamed while the command ran: watch)
                 os.chdir(here)
+
+
+def _fault_of_pnpgen(error: Exception, argv: list[str]) -> int:
+    """A fault of pnpgen's own, not of the designer's files: said in one paragraph, its traceback
+    kept in a file of the system's temporary folder to send with a report (as Sphinx keeps its
+    own), not printed over the designer's terminal. A build's transaction has kept the output
+    folder whole: the last good set, or the new one if the fault came after its commit."""
+    import tempfile
+    import traceback
+
+    report = "".join(traceback.format_exception(error))
+    try:
+        handle, path = tempfile.mkstemp(prefix="pnpgen-fault-", suffix=".txt")
+        with os.fdopen(handle, "w", encoding="utf-8", errors="backslashreplace") as f:
+            f.write(f"pnpgen {pnpgen.__version__}, Python {sys.version.split()[0]}: pnpgen {' '.join(argv)}\n\n{report}")
+        kept = f"its report is in {path}"
+    except OSError:  # (no temporary folder to write it in: said here instead)
+        print(report, file=sys.stderr, end="")
+        kept = "its report is above"
+    print(f"pnpgen: internal error: {shown(f'{type(error).__name__}: {error}')} — a fault of pnpgen's, not of your "
+          "files; the output folder is as a whole build left it (the last good output, or the new one if it was "
+          f"committed); {kept}: please send it with the command you ran (PNPGEN_TRACEBACK=1 prints the "
+          "traceback here instead)", file=sys.stderr)
+    return 1
 
 
 def _run_by(command: str) -> Callable[..., int]:
