@@ -381,3 +381,12 @@ def test_a_folded_sheet_is_four_pages_imposed_to_read_in_order_once_folded(tmp_p
     assert left.startswith("テストゲーム2第0段落です。") and right.startswith("テストゲーム3第"), (left[:20], right[:20])
     assert right.endswith("山札が尽きたら終わります。")  # the last section's text, on page 3
     assert min(g.x for g in inside if g.x >= 148.5) >= 148.5 + 10 - 0.01 and max(g.x for g in inside if g.x < 148.5) <= 148.5 - 10
+    # the bill of materials a build prints (drawn before the sheet is set) says how it is printed and
+    # folded, and the manifest records it folded (trial81: it said "one side or both")
+    assert run(ws, "build", "--game", "test", "--jobs", "1", "-q") == 0
+    folder = ws / "build" / "test"
+    bom = "".join(texts((folder / "test-all.pdf").read_bytes())[-1].split())
+    assert "ルールシート1部：rule-sheet.pdfをA4横の両面に印刷（短辺とじ）し、1ページ目を外に二つ折り。" in bom, bom
+    assert "片面または両面" not in bom
+    book = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))["bill_of_materials"]["rulebook"]
+    assert book["rule_sheet_folded"] is True and book["rule_sheet_orientation"] == "landscape"

@@ -176,10 +176,11 @@ def rulebook_raw(game: Game) -> Any:
     return data.get("rulebook") if isinstance(data, dict) else None
 
 
-def rule_sheet_paper(game: Game) -> tuple[str | None, bool] | None:
+def rule_sheet_paper(game: Game) -> tuple[str | None, bool, bool] | None:
     """The paper game.yaml's rule sheet is asked on (``rulebook: sheet:``), as the bill of materials
-    prints it before the rulebook's process sets the sheet: its ``paper:`` (None: the booklet's) and
-    whether it lies landscape (the default); None when no sheet is asked. A setting that is no paper
+    prints it before the rulebook's process sets the sheet: its ``paper:`` (None: the booklet's),
+    whether it lies landscape (the default) and whether it is folded in half (``fold: true``); None
+    when no sheet is asked. A setting that is no paper
     or orientation is read as the default here: rulebook/figures.py refuses it at its line, and that
     build writes no bill of materials."""
     book = rulebook_raw(game)
@@ -191,7 +192,11 @@ def rule_sheet_paper(game: Game) -> tuple[str | None, bool] | None:
     except v.Invalid:
         paper = None
     orientation = sheet.get("orientation")
-    return paper, not (isinstance(orientation, str) and orientation.strip().lower() == "portrait")
+    try:
+        folded = v.flag(sheet["fold"]) if "fold" in sheet else False
+    except v.Invalid:
+        folded = False
+    return paper, not (isinstance(orientation, str) and orientation.strip().lower() == "portrait"), folded
 
 
 def figure_pictures(game: Game) -> list[Path]:

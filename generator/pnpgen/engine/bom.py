@@ -53,7 +53,8 @@ def bill_of_materials(game: Game, decks: list[DeckRecord], paper: str = "a4", ru
             # process sets it (its paper and orientation, not yet its sides), so the printed page
             # and the manifest say the same
             **({"rule_sheet": RULE_SHEET, "rule_sheet_paper": sheet[0] or booklet_paper_for(paper),
-                "rule_sheet_orientation": "landscape" if sheet[1] else "portrait"} if sheet else {})} \
+                "rule_sheet_orientation": "landscape" if sheet[1] else "portrait",
+                **({"rule_sheet_folded": True} if sheet[2] else {})} if sheet else {})} \
         if rulebook and game.draft_file.is_file() else None
     return {
         "printed": printed,

@@ -161,7 +161,7 @@ def bom_pages(game: Game, bom: dict, paper: tuple[float, float], margin: float, 
         if bom["rulebook"].get("rule_sheet"):  # the rules on one sheet for the table, beside the book
             book = bom["rulebook"]
             landscape = book.get("rule_sheet_orientation", "landscape") == "landscape"
-            say(msg("bom.rule_sheet", lang, file=book["rule_sheet"],
+            say(msg("bom.rule_sheet_folded" if book.get("rule_sheet_folded") else "bom.rule_sheet", lang, file=book["rule_sheet"],
                     paper=paper_title(book.get("rule_sheet_paper", book["booklet_paper"])),
                     orientation=msg("bom.landscape" if landscape else "bom.portrait", lang),
                     edge=msg("bom.edge_short" if landscape else "bom.edge_long", lang)))
