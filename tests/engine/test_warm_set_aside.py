@@ -6,12 +6,14 @@ cost more than a new process: docs/speed.md, watch3k), and each save writes a on
 from __future__ import annotations
 
 import gc
+import threading
+import time
 import weakref
 
 import pytest
 from test_warm_imposition import _files
 
-from conftest import make_workspace
+from conftest import make_workspace, run
 from pnpgen.data.workspace import Workspace
 from pnpgen.engine import run as build_run
 from pnpgen.engine import warm as warm_module
@@ -94,3 +96,25 @@ def test_a_tests_or_scripts_process_keeps_its_collector(collector_restored):
     frozen = gc.get_freeze_count()
     Warm().set_aside()
     assert gc.get_freeze_count() == frozen
+
+
+def test_watch_sets_each_save_aside_once_its_files_are_written_or_its_error_said(tmp_path, capsys, monkeypatch):
+    root = make_workspace(tmp_path / "ws", ["カード1", "カード2"])
+    cards = root / "build" / "test" / "cards.pdf"
+    seen: list[tuple[bool, bool]] = []  # (the cards' file there, own process) at each set-aside
+    monkeypatch.setattr(Warm, "set_aside", lambda self: seen.append((cards.exists(), self.own_process)))
+    done: list[int] = []
+    watcher = threading.Thread(target=lambda: done.append(run(
+        root, "watch", "--game", "test", "--no-rulebook", "--max-builds", "1", "--jobs", "1")), daemon=True)
+    watcher.start()
+    for _ in range(300):
+        if "watching data/test" in capsys.readouterr().out:
+            break
+        time.sleep(0.05)
+    assert seen == [(True, False)]  # the first build's, once written (a test's process: its collector kept)
+    deck = root / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8") + "  - {name: [\n", encoding="utf-8")  # a bad save
+    watcher.join(30)
+    assert done == [0]
+    assert "pnpgen: error:" in capsys.readouterr().err
+    assert seen == [(True, False), (True, False)]  # the bad save's too
