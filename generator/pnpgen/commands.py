@@ -234,7 +234,7 @@ def watch(ws: Workspace, args: argparse.Namespace) -> int:
     from pnpgen.errors import InputError
 
     _known_game(ws, args.game)
-    warm = Warm()  # one rulebook process for every save: fonts parsed once
+    warm = Warm(own_process=getattr(args, "own_process", False))  # one rulebook process for every save: fonts parsed once
     import signal
     import threading
 
@@ -256,8 +256,10 @@ def watch(ws: Workspace, args: argparse.Namespace) -> int:
             ws.still_there(root)  # ("unknown game" when the workspace itself is gone: said as that, the watch ended)
             print(f"pnpgen: error: {shown(ws.shown(str(default_out_said(e, args))))}", file=sys.stderr, flush=True)
             broken[0] = True
+            warm.set_aside()
             return
         broken[0] = False
+        warm.set_aside()  # (its summary said: the save's garbage collected now, not by the next save)
 
     builds = 0
     root = ws.still_there(None)
