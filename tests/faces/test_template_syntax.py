@@ -154,3 +154,23 @@ def test_a_macro_file_of_the_games_imported_without_context_is_told_to_take_it(t
     msg = str(e.value).replace(str(ws) + "/", "")
     assert msg.startswith("templates/test/_lib.svg.j2:2: 'w' is undefined"), msg
     assert '(expected {% import "test/_lib.svg.j2" as … with context %} in the template that imports it' in msg, msg
+
+
+@pytest.mark.parametrize(("art", "said", "expected"), [
+    # trial80: a hexagon's corners or letters round a circle reached for sin(): told what templates have instead
+    ('{% set x = 10 * sin(1) %}', "'sin' is undefined", "no trigonometry in templates: shape.hex_corners() for a "
+     "hexagon's corners, SVG's transform=\"rotate(angle cx cy)\""),
+    # a helper held in a namespace written bare: the namespace's name told
+    ('{% set c = hex_corners(w / 2, h / 2, 10) %}', "'hex_corners' is undefined; did you mean shape.hex_corners()?",
+     "shape.hex_corners(…), as docs/data-format.md gives it"),
+])
+def test_a_name_templates_do_not_have_is_told_what_they_have_instead(tmp_path, art, said, expected):
+    front = '{% extends "common/piece.svg.j2" %}\n{% block art %}' + art + '<rect width="1" height="1"/>{% endblock %}\n'
+    ws = make_workspace(tmp_path / "ws", front=front)
+    game = load_game(Workspace(ws), "test")
+    deck = game.decks[0]
+    with pytest.raises(InputError) as e:
+        Renderer(ws / "templates", game, 3.0).render(Face(deck, deck.pieces[0], "front"))
+    msg = str(e.value).replace(str(ws) + "/", "")
+    assert msg.startswith(f"templates/test/card-front.svg.j2:2: {said}"), msg
+    assert f"(expected {expected}" in msg, msg

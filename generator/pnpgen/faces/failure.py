@@ -32,6 +32,8 @@ def _words(e: BaseException) -> str:
 
 
 _UNDEFINED = later(r"^'(\w+)' is undefined")
+# what a template writer reaches for to place things round a centre (templates have none of them)
+TRIGONOMETRY = frozenset({"sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sqrt", "hypot", "radians", "degrees", "pi", "math"})
 # "textbox() got an unexpected keyword argument 'colour'"; a helper made inside another is named by
 # Python's path to it, "shape_tools.<locals>.outline() takes from 0 to 1 positional arguments"
 _CALLED = later(r"^(?:[\w.]*<locals>\.)?(\w+)\(\) ")
@@ -95,7 +97,17 @@ class RenderFailure:
             unknown = _UNDEFINED.match(message)
             if unknown:  # color() for colour(), textbx(): a name of the template vocabulary one slip away
                 said = unknown.group(1)
-                message += suggest(said, [k for k in context if not k.startswith("_") and k != said])
+                held = [f"{outer}.{said}" for outer, space in context.items()
+                        if isinstance(space, dict) and not outer.startswith("_") and callable(space.get(said))]
+                if held:  # hex_corners() for shape.hex_corners(): a helper held in a namespace, written bare
+                    message += f"; did you mean {held[0]}()?"
+                    expected = f"{held[0]}(…), as docs/data-format.md gives it"
+                elif said in TRIGONOMETRY:  # trial80: sin() to place hex corners or letters round a circle
+                    expected = ("no trigonometry in templates: shape.hex_corners() for a hexagon's corners, SVG's "
+                                "transform=\"rotate(angle cx cy)\" to turn a thing round a centre (docs/data-format.md, "
+                                "hex-edges and dial)")
+                else:
+                    message += suggest(said, [k for k in context if not k.startswith("_") and k != said])
         elif isinstance(e, TypeError) and (helper := _helper_called(e, context)) is not None:
             name, signature = helper
             message, key, expected = _CALLED.sub(f"{name}() ", str(e), count=1), None, \
