@@ -36,6 +36,15 @@ CASES = {
                                     "cards.yaml:10:23: effect: ", "a ',' is missing before count:",
                                     'effect: 5, count: 10; or, when all of it is the text of effect, the text in '
                                     'quotes: effect: "5 count: 10"'),
+    # hostile49: an alias naming no anchor was told to be put in quotes, a merge's <<: [*base] too
+    "merge of no anchor": ("  - name: 魚\n  - <<: [*base]\n    name: 肉\n", "cards.yaml:11:10: <<: ",
+                           "*base copies an anchor, but no anchor &base is set above it",
+                           "&base on the mapping to copy, above this line (- &base {cost: 1, kind: 攻撃}, then - <<: *base))"),
+    "merge before its anchor": ("  - <<: *base\n    name: 肉\n  - &base\n    name: 魚\n", "cards.yaml:10:9: <<: ",
+                                "*base copies an anchor, but its anchor &base is set on line 12, below it", "- <<: *base))"),
+    "alias that was text": ("  - name: 魚\n    effect: *star\n", "cards.yaml:11:13: effect: ",
+                            "*star copies an anchor, but no anchor &star is set above it",
+                            'or, if \'*star\' is text, in quotes: effect: "*star"'),
     "comma left out before a field": ("  - {effect: 港 name: 魚}\n", "cards.yaml:10:14: effect: ",
                                       "a ',' is missing before name:", "effect: 港, name: 魚"),
     # a word that is no key of the file: the text goes in quotes

@@ -293,6 +293,21 @@ def _flow_key(line: str, col: int) -> tuple[int, int]:
     return (col - start, start) if col - start > 1024 else (0, 0)
 
 
+def _undefined_alias(lines: list[str], row: int, col: int, name: str) -> Hint:
+    """``*name`` (a merge's ``<<: *name`` above all) naming no anchor set before it: where the anchor
+    is, if it is set below (YAML reads an alias only after its anchor), else what sets one. A plain
+    value may have been text starting with '*': its quotes offered too."""
+    below = next((i for i in range(row + 1, len(lines)) if re.search(rf"&{re.escape(name)}(?![\w-])", lines[i])), None)
+    where = (f"its anchor &{name} is set on line {below + 1}, below it, and YAML reads an alias only after its anchor"
+             if below is not None else f"no anchor &{name} is set above it")
+    pair = next((p for p in _pairs(lines[row] if row < len(lines) else "") if p.value_col <= col), None)
+    expected = (f"&{name} on the mapping to copy, above this line (- &{name} {{cost: 1, kind: 攻撃}}, then - <<: *{name})")
+    if pair is not None and pair.key != "<<":
+        expected += f"; or, if '*{name}' is text, in quotes: {pair.key}: {quoted(pair.value)}"
+    return Hint(f"YAML syntax error: *{name} copies an anchor, but {where}", row + 1, col + 1,
+                pair.key if pair is not None else None, expected)
+
+
 def explain(text: str, e: yaml.MarkedYAMLError) -> Hint:
     """What is wrong, where, and what to write instead, for a YAML syntax error in ``text``."""
     lines = text.split("\n")
@@ -314,6 +329,9 @@ def explain(text: str, e: yaml.MarkedYAMLError) -> Hint:
                     "on its line", at[0] + 1, at[1] + 1, None,
                     "the key shortened (a sheet's header too, as columns: maps it), or written as a long key: "
                     "'? <key>' on its line and ': <value>' under it")
+    alias = re.match(r"found undefined alias '(.*)'$", problem)
+    if alias:  # read as meant: a copy of an anchored mapping (<<: *base), not text that wanted quotes
+        return _undefined_alias(lines, row, col, alias.group(1))
     ime = _ime_slip(lines, "':'" in problem or "mapping" in problem or "simple key" in problem,
                     row, ctx.line if ctx is not None else row)
     if ime is not None:
