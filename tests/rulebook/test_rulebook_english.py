@@ -626,6 +626,23 @@ def test_a_wargames_counters_are_its_token_decks(draft_name, deck_name, kind, ma
     assert _match(draft_name, [deck]) == ([deck] if matched else [])
 
 
+@pytest.mark.parametrize("draft_name, deck_name, matched", [
+    ("Tide dice", "Tide die", True),  # trial80: “1 Tide dice” was no deck (did you mean Tide die?)
+    ("Supply boxes", "Supply box", True),
+    ("Armies", "Army", True),
+    ("Zombies", "Zombie", True),
+    ("Bosses", "Boss", True),
+    ("Prizes", "Prize", True),
+    ("Epic cards", "Epic card", True),
+    ("Tide dice", "Tile", False),
+    ("Boss", "Bus", False),
+])
+def test_an_english_components_entry_matches_its_deck_in_the_singular_or_plural(draft_name, deck_name, matched):
+    from pnpgen.rulebook.components import DataItem, _match
+    deck = DataItem(deck_name, 1, "", "deck d", "", "d", kind="card")
+    assert _match(draft_name, [deck]) == ([deck] if matched else [])
+
+
 @pytest.mark.parametrize("entry, names, counts, note", [
     ("4 Player mats (double-sided)", ["Player mats"], [4], "(double-sided)"),
     ("28 Coin tokens (20 worth 1, 8 worth 5)", ["Coin tokens"], [28], "(20 worth 1, 8 worth 5)"),

@@ -119,9 +119,27 @@ def base(name: str) -> str:
 
 
 def latin_key(name: str) -> str:
-    """An English name for matching: case and plural left out (``Epic cards`` = ``epic card``)."""
+    """An English name for matching: case and plural left out (``Epic cards`` = ``epic card``,
+    ``Tide dice`` = ``Tide die``, ``Supply boxes`` = ``supply box``, ``Armies`` = ``army``)."""
     words = re.findall(r"\w+", unicodedata.normalize("NFKC", name).casefold())
-    return " ".join(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in words)
+    return " ".join(_singular(w) for w in words)
+
+
+# plurals a components list writes that no rule of endings gives (trial80: “1 Tide dice” for the deck “Tide die”)
+IRREGULAR_PLURALS = {"dice": "die", "men": "man", "women": "woman", "children": "child", "people": "person",
+                     "leaves": "leaf", "halves": "half", "knives": "knife", "wolves": "wolf", "mice": "mouse"}
+
+
+def _singular(word: str) -> str:
+    """An English word as a components list's singular and plural both give it, for matching only:
+    its plural's s, then an e and a y's i as the plural spells them (box/boxes → box, army/armies →
+    armi, zombie/zombies → zombi), irregular plurals by name first."""
+    word = IRREGULAR_PLURALS.get(word, word)
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        word = word[:-1]
+    if len(word) > 3 and word.endswith("e"):
+        word = word[:-1]
+    return word[:-1] + "i" if len(word) > 3 and word.endswith("y") else word
 
 
 # the words an English components list writes after a deck's name for its kind: a wargame's tokens
