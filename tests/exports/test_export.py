@@ -344,9 +344,9 @@ def test_png_faces_are_drawn_a_run_at_a_time_with_the_same_bytes(tmp_path, monke
     drawn: list[int] = []
     real = shop.face_images
 
-    def counted(keys, style, size):
+    def counted(keys, style, size, sides=None):
         drawn.append(len(keys))
-        return real(keys, style, size)
+        return real(keys, style, size, sides)
 
     monkeypatch.setattr(shop, "face_images", counted)
     monkeypatch.setattr(shop, "RUN", 10**6)

@@ -286,7 +286,7 @@ def test_a_landscape_deck_prints_turned_on_the_shops_portrait_format(tmp_path):
     assert not _fit(tmp_path / "2", CARDS, "doujin", None).turned
     with pytest.raises(NotTaken, match="--fit scale"):  # the nearest format is the turned poker, not a square
         _fit(tmp_path / "3", LANDSCAPE, "thegamecrafter", None)
-    root = make_workspace(tmp_path / "ws", deck=LANDSCAPE, front=CORNER_FRONT)
+    root = make_workspace(tmp_path / "ws", deck=LANDSCAPE, front=CORNER_FRONT, back=CORNER_FRONT)
     assert run(root, "export", "--game", "test", "--preset", "doujin", "--deck", "cards") == 0
     pdf = root / "build" / "test" / "doujin" / "cards.pdf"
     page = PdfReader(pdf).pages[0]
@@ -294,20 +294,27 @@ def test_a_landscape_deck_prints_turned_on_the_shops_portrait_format(tmp_path):
     assert trim[2] - trim[0] == pytest.approx(63, abs=0.01) and trim[3] - trim[1] == pytest.approx(88, abs=0.01)
     from pnpgen.exports.faces import rasterise
 
-    image, *_ = rasterise(pdf.read_bytes(), lambda i: (round(85 * 4), round(110 * 4)))
+    image, back, *_ = rasterise(pdf.read_bytes(), lambda i: (round(85 * 4), round(110 * 4)))
     px = 4.0  # per mm: the page is 63 + 2 × 3 bleed + 2 × 8 for the marks wide
     x0, y0 = 11 * px, 11 * px  # the trim's top-left
 
-    def near(x_mm: float, y_mm: float) -> bool:  # blue (in CMYK, drawn 46/48/146), not the white ground
-        r, _, b = image.getpixel((round(x0 + x_mm * px), round(y0 + y_mm * px)))
+    def near(x_mm: float, y_mm: float, page=image) -> bool:  # blue (in CMYK, drawn 46/48/146), not the white ground
+        r, _, b = page.getpixel((round(x0 + x_mm * px), round(y0 + y_mm * px)))
         return r < 128 and b > r + 50
 
     assert near(63 - 5, 7) and not near(5, 7)  # the corner is at the top right (10 mm wide, 15 mm tall), not top left
     assert not near(63 - 5, 17) and not near(63 - 12, 7)
+    # its back turned the other way (trial80): the shop backs the portrait card top to top, so the
+    # back's top-left corner, at the page's bottom left, lies behind the front's once the card is
+    # turned over left to right as a landscape card is — both turned clockwise, it read upside down
+    assert near(5, 88 - 7, back) and not near(63 - 5, 7, back) and not near(5, 7, back)
+    assert not near(5, 88 - 17, back) and not near(12, 88 - 7, back)
     assert run(root, "export", "--game", "test", "--preset", "thegamecrafter", "--fit", "scale") == 0
     png = Image.open(root / "build" / "test" / "thegamecrafter" / "cards-001-front.png")
     assert png.size == (825, 1125)
     assert png.getpixel((825 - 40, 40))[2] > 200 and png.getpixel((40, 40)) == (255, 255, 255)
+    back_png = Image.open(root / "build" / "test" / "thegamecrafter" / "cards-back.png")
+    assert back_png.getpixel((40, 1125 - 40))[2] > 200 and back_png.getpixel((825 - 40, 40)) == (255, 255, 255)
 
 
 @pytest.mark.parametrize("shape", ["circle", "hex"])

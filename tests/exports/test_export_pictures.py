@@ -27,9 +27,9 @@ def test_the_faces_an_export_draws_hold_no_picture_and_its_images_show_them(tmp_
     drawn: list = []
     real = export_faces.face_pdf
 
-    def recording(keys, style, title, labels=None):
+    def recording(keys, style, title, labels=None, sides=None, cut_line=False):
         drawn.extend(style.arts[k] for k in keys if k)
-        return real(keys, style, title, labels)
+        return real(keys, style, title, labels, sides, cut_line)
 
     monkeypatch.setattr(export_faces, "face_pdf", recording)
     assert run(ws, "export", "--game", "test", "--preset", "tabletopsimulator") == 0

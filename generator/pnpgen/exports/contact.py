@@ -100,7 +100,8 @@ def _drawn(thumbs: list[Thumb]) -> Iterator[tuple[Image.Image, str, str]]:
         k = min(THUMB[0] / W, THUMB[1] / H)  # px per mm
         pw, ph = style.page_mm
         run = thumbs[start:end]
-        images = face_images([t.key for t in run], style, (max(1, round(pw * k)), max(1, round(ph * k))))
+        images = face_images([t.key for t in run], style, (max(1, round(pw * k)), max(1, round(ph * k))),
+                             ["back" if t.back else "front" for t in run])
         box = (round(b * k), round(b * k), round((b + W) * k), round((b + H) * k))
         for image, t in zip(images, run):
             yield _cut_out(image.crop(box), t), t.name, t.tail

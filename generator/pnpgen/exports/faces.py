@@ -147,14 +147,15 @@ class PageStyle:
 
 
 def face_pdf(keys: Sequence[str], style: PageStyle, title: str, labels: Sequence[str | None] | None = None,
-             sides: Sequence[str] | None = None) -> bytes:
+             sides: Sequence[str] | None = None, cut_line: bool = False) -> bytes:
     """One page per face key, page = the format's trim + bleed (+ room for marks), TrimBox and
     BleedBox set, ``labels`` as page labels; each face drawn once by the writer, placed on every
-    page that shows it. With ``sides`` (front or back of each page), a die-cut piece at an
-    any-size format carries its cut path on the page (a preset's ``cut_line: page``)."""
+    page that shows it. ``sides`` (front or back of each page): a turned deck's back is turned the
+    other way (``_piece_to_page``); with ``cut_line``, a die-cut piece at an any-size format carries
+    its cut path on the page (a preset's ``cut_line: page``)."""
     labels = labels or [None] * len(keys)
     page_sides: Sequence[str | None] = sides or [None] * len(keys)
-    pages = [_face_page(key, style, label, side) for key, label, side in zip(keys, labels, page_sides)]
+    pages = [_face_page(key, style, label, side, cut_line) for key, label, side in zip(keys, labels, page_sides)]
     return write_document(PagePlan(title, pages), style.arts, style.font, cmyk=style.cmyk, images=style.images)
 
 
@@ -216,20 +217,22 @@ class EarlierImages:
 IMAGE_FORMAT = 1  # how an exported image is made: a change makes every earlier one unusable
 
 
-def face_images(keys: Sequence[str], style: PageStyle, size: tuple[int, int]) -> Iterator[Image.Image]:
-    """The face pages rasterised, each at exactly ``size`` pixels, one at a time (``rasterise``)."""
-    return rasterise(face_pdf(keys, style, style.deck.name), lambda i: size) if keys else iter(())
+def face_images(keys: Sequence[str], style: PageStyle, size: tuple[int, int],
+                sides: Sequence[str] | None = None) -> Iterator[Image.Image]:
+    """The face pages rasterised, each at exactly ``size`` pixels, one at a time (``rasterise``);
+    ``sides`` as ``face_pdf`` takes them."""
+    return rasterise(face_pdf(keys, style, style.deck.name, sides=sides), lambda i: size) if keys else iter(())
 
 
 BLANK = ""  # a page key for a page with no face: the blank back of a single-sided card (shop.py)
 
 
-def _face_page(key: str, style: PageStyle, label: str | None, side: str | None = None) -> Page:
+def _face_page(key: str, style: PageStyle, label: str | None, side: str | None = None, cut_line: bool = False) -> Page:
     w, h = style.deck.trim_mm
     page = Page(style.page_mm, trim=style.trim_box_mm, bleed=style.bleed_box_mm, label=label)
     if key != BLANK:
-        page.items.append(PlaceFace(key, _piece_to_page(style), (w, h), style.art_bleed, clip_rect=style.bleed_box_mm))
-        if side is not None:
+        page.items.append(PlaceFace(key, _piece_to_page(style, side), (w, h), style.art_bleed, clip_rect=style.bleed_box_mm))
+        if side is not None and cut_line:
             page.items.extend(_die_line(style, side))
     if style.marks != "none":
         page.items.append(Strokes(tuple(_marks(style)), registration=True))
@@ -238,14 +241,19 @@ def _face_page(key: str, style: PageStyle, label: str | None, side: str | None =
     return page
 
 
-def _piece_to_page(style: PageStyle) -> Affine:
+def _piece_to_page(style: PageStyle, side: str | None = None) -> Affine:
     """The deck's trim centred on the format's trim, scaled by the fit; a turned deck (a
     landscape card on a portrait format) a quarter turn clockwise: its top edge on the page's
-    right, its left edge at the top."""
+    right, its left edge at the top — its back a quarter turn counter-clockwise, its top edge on
+    the page's left: a shop backs a portrait card top to top, so the landscape card's two tops
+    fall on one edge and it turns over left to right as a landscape card does (both turned
+    clockwise, its back read upside down: trial80)."""
     w, h = style.deck.trim_mm
     W, H = style.fitted.trim
     s = style.fitted.scale
     x0, y0, _, _ = style.trim_box_mm
+    if style.fitted.turned and side == "back":  # x' = y, y' = w − x (y down), then scaled and centred
+        return Affine(0.0, -s, s, 0.0, x0 + (W - s * h) / 2, y0 + (H - s * w) / 2 + s * w)
     if style.fitted.turned:  # x' = h − y, y' = x (y down), then scaled and centred
         return Affine(0.0, s, -s, 0.0, x0 + (W - s * h) / 2 + s * h, y0 + (H - s * w) / 2)
     return Affine(s, 0.0, 0.0, s, x0 + (W - s * w) / 2, y0 + (H - s * h) / 2)
@@ -265,7 +273,7 @@ def _die_line(style: PageStyle, side: str) -> list[Item]:
     path = cut_path(spec)
     if side == "back":
         path = path.transformed(mirror_x(spec.w))
-    return [DieLine(path.transformed(_piece_to_page(style)), spot=True)]
+    return [DieLine(path.transformed(_piece_to_page(style, side)), spot=True)]
 
 
 def _marks(style: PageStyle) -> list:

@@ -102,7 +102,7 @@ def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
         # the bleed read as a shop reads it, each distinct face on a page of its own (not on the sheet)
         shown = list({key: (f"{name} ({face.said} of deck {deck.id!r}, {side})", side) for face in faces
                       for side, key in (("front", face.front), ("back", face.back)) if key}.items())
-        alone = face_pdf([key for key, _ in shown], style, title)
+        alone = face_pdf([key for key, _ in shown], style, title, sides=[side for _, (_, side) in shown])
         warnings.extend(_bare(style, [(at, side, image, READ_PX_PER_MM) for (_, (at, side)), image
                                       in zip(shown, rendered(alone, list(range(len(shown))), READ_PX_PER_MM))]))
         if die_name:
@@ -176,7 +176,7 @@ def _face_pages(preset: Preset, style: PageStyle, faces: list[UniqueFace], files
         rows.append(OrderRow(name, page_numbers(list(range(first, len(pages) + 1))),
                              page_numbers(backs) if backs else "", deck.id, face.piece.index, face.name,
                              face.copies, die=die_name))
-    pdf = face_pdf(pages, style, title, labels, page_sides if on_page else None)
+    pdf = face_pdf(pages, style, title, labels, page_sides, cut_line=on_page)
     firsts = {key: i for i, key in reversed(list(enumerate(pages))) if key != BLANK}  # each face's first page
     shown = sorted(firsts.values())
     warnings.extend(_bare(style, [(f"{name} page {i + 1} ({where[i]})", page_sides[i], image, READ_PX_PER_MM)
@@ -509,7 +509,7 @@ def _png_faces(preset: Preset, style: PageStyle, faces: list[UniqueFace], files:
     px_per_mm = size[0] / style.page_mm[0]
     read = []
     for at in range(0, len(pages), RUN):  # a run of faces drawn at a time: never every face's pixels at once
-        for name, side, image in zip(names[at:at + RUN], sides[at:at + RUN], face_images(pages[at:at + RUN], style, size)):
+        for name, side, image in zip(names[at:at + RUN], sides[at:at + RUN], face_images(pages[at:at + RUN], style, size, sides[at:at + RUN])):
             read += _bare(style, [(name, side, image, px_per_mm)], alone=True)
             pngs.add(files, name, image, preset.dpi)
     warnings.extend(_grouped(read, style))
@@ -519,7 +519,7 @@ def _png_faces(preset: Preset, style: PageStyle, faces: list[UniqueFace], files:
 def _bare(style: PageStyle, faces: list[tuple[str, str, Image.Image, float]], alone: bool = False) -> list:
     """The faces (where, side, rendered page, its px a mm) whose art leaves the bleed bare: the
     file's one warning, or with ``alone`` each face's (where, side, sides), for grouping later."""
-    found = [(where, side, _as_drawn(sides, style)) for where, side, image, scale in faces
+    found = [(where, side, _as_drawn(sides, style, side)) for where, side, image, scale in faces
              if (sides := bare_sides(image, scale, style.trim_box_mm[:2], style.fitted.trim,
                                      style.fitted.format.bleed, style.deck.shape, style.deck.options, side))]
     return found if alone else _grouped(found, style)
@@ -527,13 +527,17 @@ def _bare(style: PageStyle, faces: list[tuple[str, str, Image.Image, float]], al
 
 # A landscape card turned a quarter clockwise onto a portrait format: the page's side → the card's
 TURNED_SIDES = {"right": "top", "bottom": "right", "left": "bottom", "top": "left"}
+# its back turned a quarter counter-clockwise (exports/faces.py _piece_to_page)
+TURNED_BACK_SIDES = {"left": "top", "top": "right", "right": "bottom", "bottom": "left"}
 
 
-def _as_drawn(sides: list[str], style: PageStyle) -> list[str]:
-    """The sides as the template draws them (a turned card's top lies on the page's right)."""
+def _as_drawn(sides: list[str], style: PageStyle, side: str = "front") -> list[str]:
+    """The sides as the template draws them (a turned card's top lies on the page's right, its
+    back's on the page's left)."""
     if not style.fitted.turned:
         return sides
-    drawn = {TURNED_SIDES.get(side, side) for side in sides}
+    turned = TURNED_BACK_SIDES if side == "back" else TURNED_SIDES
+    drawn = {turned.get(edge, edge) for edge in sides}
     return [side for side in ("top", "right", "bottom", "left") if side in drawn]
 
 
