@@ -534,3 +534,20 @@ def test_a_fault_of_pnpgen_is_one_paragraph_and_a_report_file_not_a_traceback(tm
     with pytest.raises(RuntimeError):
         main(["list"], own_process=True)
     assert len(list(reports.iterdir())) == 1
+
+
+def test_clean_with_a_file_where_its_records_go_says_so_and_removes_nothing(tmp_path, capsys):
+    """hostile49: build/.cache, pnpgen's records of what it wrote, replaced by a file: clean said
+    "nothing pnpgen wrote in build/" with the game's files all there; it now says why it cannot tell
+    which files are pnpgen's, removes none, and exits 2."""
+    ws = make_workspace(tmp_path / "ws")
+    assert run(ws, "build", "--game", "test", "-q") == 0
+    capsys.readouterr()
+    out = ws / "build"
+    remove_tree(out / ".cache")
+    (out / ".cache").write_text("not a folder\n", encoding="utf-8")
+    before = sorted(p.relative_to(out) for p in out.rglob("*"))
+    err = one_line_error(capsys, "clean", ws=ws)
+    assert err.startswith("pnpgen: error: build/.cache: is a file where pnpgen keeps its records of what it wrote"), err
+    assert "nothing was removed" in err and "then a build" in err, err
+    assert sorted(p.relative_to(out) for p in out.rglob("*")) == before and (out / "test" / "cards.pdf").is_file()

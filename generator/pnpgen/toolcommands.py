@@ -94,6 +94,11 @@ def clean(ws: Workspace, args: argparse.Namespace) -> int:
         raise InputError("is a link to another folder, where pnpgen's records of what it wrote would be: nothing is "
                          "read or removed through it, so everything in the folder stays", path=done.cache_linked,
                          expected="a plain folder: remove the link, build again, then clean")
+    if done.cache_not_folder is not None:
+        raise InputError("is a file where pnpgen keeps its records of what it wrote, so nothing shows which files in "
+                         "the output folder are pnpgen's: nothing was removed", path=done.cache_not_folder,
+                         expected="the file moved away, then a build (which records its files again), then clean; "
+                         "or the output folder removed yourself")
     if done.cache_refused is not None:
         raise done.cache_refused
     for path in done.kept:

@@ -53,6 +53,7 @@ class Cleaned:
     reprints: list[Path] = field(default_factory=list)  # pnpgen reprint's files, which no build records: kept
     strangers: list[Path] = field(default_factory=list)  # in .pnpgen-trash/, not put there by pnpgen: kept
     cache_linked: Path | None = None  # <out>/.cache, the records, a link: nothing done (as a build refuses it)
+    cache_not_folder: Path | None = None  # <out>/.cache, the records, a file: nothing shows what pnpgen wrote
     cache_refused: InputError | None = None  # a link inside <out>/.cache (.cache/exports): nothing done, as a build refuses it
 
 
@@ -70,6 +71,9 @@ def clean(out_root: Path, game: str | None = None, history: bool = False,
     cache = Cache(out_root)
     if cache.root.is_symlink():  # the records live elsewhere: nothing is read or removed through the link
         done.cache_linked = cache.root
+        return done
+    if cache.root.exists() and not cache.root.is_dir():  # (said as "nothing pnpgen wrote", its files all there)
+        done.cache_not_folder = cache.root
         return done
     try:  # a link inside it (.cache/exports to another workspace's): its records were read and removed through it
         cache.refuse_links()
