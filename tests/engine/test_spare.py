@@ -630,3 +630,32 @@ def test_a_spare_whose_bytes_differ_from_its_record_is_used_only_before_them(tmp
             assert found.parts == parts
         entry.write_bytes(whole)
         os.utime(entry, ns=(st.st_atime_ns, st.st_mtime_ns))
+
+
+def test_a_reclaim_still_running_as_the_next_build_commits_frees_nothing_that_commit_moved(tmp_path, small, monkeypatch):
+    """A flake of CI's (test_a_commit_reads_the_record_of_spares_twice…: the spare the record names
+    gone): the detached reclaim a build starts may still run as the next build commits, read that
+    commit's new entries and the record of spares from before it, and free the spare the commit
+    had just made. A reclaim frees only the records there as its own commit ended
+    (``commits_in``), never a later commit's."""
+    monkeypatch.setattr(trashes, "reclaim", lambda root: None)  # (each step run here, in order)
+    ws = _game(tmp_path / "ws")
+    root = ws / "build"
+    trash = root / TRASH
+    assert run(ws, *BUILD) == 0
+    _text_edit(ws, 1)
+    assert run(ws, *BUILD) == 0  # (spares from here on)
+    started_with = trashes.commits_in(trash)  # the second build's reclaim starts: what it may free
+    before = spare.read(trash).spare_names(trash)  # ...and, slow to start, the record of spares as it was
+    _text_edit(ws, 2)
+    assert run(ws, *BUILD) == 0  # the next build commits meanwhile: new entries, a new spare
+    made = _spare_of(root)
+    assert made is not None and made.name not in before and made.is_file()
+    monkeypatch.setattr(spare, "kept", lambda folder: before)  # the reclaim read the record before that commit
+    trashes.empty_trash(trash, keep_spares=True, only=started_with)
+    assert made.is_file()  # the new spare stays: the later commit's entries are not this reclaim's
+    assert set(trashes.commits_in(trash)) - set(started_with)  # (nor its record)
+    _text_edit(ws, 3)
+    assert run(ws, *BUILD) == 0
+    cold = _cold(tmp_path, ws, "cold")
+    assert (root / DOC).read_bytes() == (cold / DOC).read_bytes()

@@ -31,7 +31,7 @@ import shlex
 import stat
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from pathlib import Path
 
 from pnpgen import resources, usercache
@@ -257,15 +257,21 @@ def _freeing_left(folder: Path) -> dict[str, list[Path]]:
     return left
 
 
-def empty_trash(folder: str | Path, keep_spares: bool = False) -> None:
+def empty_trash(folder: str | Path, keep_spares: bool = False, only: Collection[str] | None = None) -> None:
     """Remove the trash entries of ``folder`` that its sealed records name (the same file still:
     device, inode and size), then each record none of whose names holds anything any more, then
     the folder if that left it empty. Nothing
     else in it is pnpgen's to delete, whatever its name (``strangers`` says them). ``keep_spares``
     (the reclaim after a commit): the live spares and the records naming them stay
     (engine/spare.py); else they go too, with the record of spares. Its temporaries a killed run
-    left go too (``spare.left_temporaries``)."""
+    left go too (``spare.left_temporaries``). ``only``: the records to free, by name (a reclaim's:
+    those there when its commit ended, ``commits_in``), never a later commit's — a reclaim still
+    running as the next build commits read that commit's new entries, and the record of spares
+    from before it, and freed the spare the commit had just made."""
     records, entries = _taken(folder)
+    if only is not None:
+        records = [r for r in records if r.name in only]
+        entries = [e for r in records for e in _taken_by(r, entries)]
     keep = spare.kept(Path(folder)) if keep_spares else set()
     records = [r for r in records if not any(name in keep for name, *_ in _taken_by(r, entries))]
     left = _freeing_left(Path(folder))
@@ -321,6 +327,15 @@ def say_strangers(folder: Path) -> None:
               "(after moving out anything of yours)", file=sys.stderr, flush=True)
 
 
+def commits_in(folder: Path) -> list[str]:
+    """The names of the trash's records of what commits moved there, as they are now: what a
+    reclaim started now may free (``empty_trash``'s ``only``)."""
+    try:
+        return sorted(e.name for e in os.scandir(folder) if e.name.endswith(TAKEN))
+    except OSError:
+        return []
+
+
 def reclaim(root: Path) -> None:
     """Free the files waiting in ``root``'s trash from a process of their own that outlives this
     one: the designer's wait ends when the new files are in place, not when the old ones' blocks
@@ -338,7 +353,8 @@ def reclaim(root: Path) -> None:
 
     try:
         subprocess.Popen([sys.executable, "-P", "-c", "import sys; from pnpgen.engine.trash import empty_trash; "
-                          "empty_trash(sys.argv[1], True)", os.path.abspath(folder)], cwd="/", env=env,
+                          "empty_trash(sys.argv[1], True, sys.argv[2:])", os.path.abspath(folder), *commits_in(folder)],
+                         cwd="/", env=env,
                          stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                          close_fds=True, start_new_session=True)
     except (OSError, ValueError):
