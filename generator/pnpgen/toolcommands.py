@@ -231,16 +231,18 @@ def _pages_saying(word: str, pages: dict[str, Path]) -> str:
 
     from pnpgen.readme import readme
 
-    found = re.compile(rf"(?<!\w){re.escape(word.strip())}(?!\w)", re.IGNORECASE)
+    word = word.strip()
+    if not word:
+        return ""
+    found = re.compile(rf"(?<!\w){re.escape(word)}(?!\w)", re.IGNORECASE)
     texts = {"readme": readme()[1], **{name: page.read_text(encoding="utf-8") for name, page in pages.items()
                                        if name not in DEVELOPER_PAGES}}
-    counts = sorted(((len(found.findall(text)), name) for name, text in texts.items() if word.strip()),
-                    key=lambda c: (-c[0], c[1]))
-    said = [f"{name} ({n} time{'' if n == 1 else 's'})" for n, name in counts[:PAGES_NAMED] if n]
-    if not said:
+    counts = [(n, name) for n, name in sorted(((len(found.findall(text)), name) for name, text in texts.items()),
+                                              key=lambda c: (-c[0], c[1]))[:PAGES_NAMED] if n]
+    if not counts:
         return ""
-    first = said[0].split()[0]
-    return f"; {word.strip()!r} is in {', '.join(said)}: pnpgen docs {first} | less -i -p {shlex.quote(word.strip())}"
+    said = ", ".join(f"{name} ({n} time{'' if n == 1 else 's'})" for n, name in counts)
+    return f"; {word!r} is in {said}: pnpgen docs {counts[0][1]} | less -i -p {shlex.quote(word)}"
 
 
 def _title(text: str) -> str:

@@ -52,7 +52,7 @@ def render_inks(gs: str, path: Path, work: Path) -> list[Path]:
     done = subprocess.run([gs, "-q", "-dNOPAUSE", "-dBATCH", "-dSAFER", "-sDEVICE=tiffsep", "-dNoSeparationFiles",
                            f"-r{PX_MM * 25.4}", "-o", str(out / "p%05d.tif"), str(path)],
                           capture_output=True, text=True, errors="replace", check=False,
-                          env=without_own_options() | {"TMPDIR": str(out), "TEMP": str(out)})  # (its own scratch files: see below)
+                          env=without_own_options() | {"TMPDIR": str(out), "TEMP": str(out)})  # (its scratch files: see above)
     said = " ".join(" ".join(done.stdout.split()).split("****")[:2]).strip() or f"exit status {done.returncode}"
     if done.returncode:  # (a page it draws with a complaint, an empty content stream, still counts)
         raise OSError(f"Ghostscript could not draw it ({said[:200]})")
