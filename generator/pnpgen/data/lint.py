@@ -28,7 +28,6 @@ from typing import Any
 from pnpgen.data import validate as v
 from pnpgen.units import MM_PER_PT
 
-
 # the smallest ruby reading (set at half its text's size) not named as too small: the print lint's default
 # and the preflight's, one figure (a reading of 8 pt text: docs/data-format.md, The print lint)
 MIN_RUBY_PT = 4.0
