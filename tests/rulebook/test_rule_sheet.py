@@ -420,7 +420,7 @@ def test_a_folded_sheet_a_draft_overruns_fits_with_a_smaller_text_or_without_its
     finally:
         game_yaml.write_text(plain, encoding="utf-8")
     over = [w for w in nine.warnings if "rule sheet" in w]
-    assert len(over) == 1 and "takes 5 pages" in over[0] and "text: 8pt (the book's 9 pt text, pictures and spacing " \
+    assert len(over) == 1 and "takes 5 pages" in over[0] and "text: 8pt (the book's 9 pt text and its spacing " \
         "smaller) or pictures: false (the rules' text alone) in game.yaml's rulebook: sheet:" in over[0], over
     assert len(_page_mm(nine.files["rule-sheet.pdf"])) == 4  # two sheets, both sides
     for book in (smaller, bare):
@@ -439,6 +439,15 @@ def test_a_folded_sheet_a_draft_overruns_fits_with_a_smaller_text_or_without_its
     # the cards' own text, pictured at half size, under 6 pt: none left
     assert [g for side in glyphs(nine.files["rule-sheet.pdf"]) for g in side if g.char.strip() and g.size < 6]
     assert not [g for side in glyphs(bare.files["rule-sheet.pdf"]) for g in side if g.char.strip() and g.size < 6]
-    # unfolded, the sheet set smaller is still the paper's size, its body 8 pt
+    # unfolded, the sheet set smaller is still the paper's size, its body 8 pt; the pieces' pictures print
+    # at the scale their caption says (the cards at 1/2 no longer fit the smaller slot: 1/3, their
+    # text two thirds of its size at 1/2), not at 8/9 of it under a caption saying 1/2
     assert _page_mm(flat.files["rule-sheet.pdf"]) == [(297.0, 210.0)] * 2
     assert 8.0 in {round(g.size, 2) for side in _drawn(flat.files["rule-sheet.pdf"]) for g in side}
+    assert "Pictures are at 1/3" in "".join(texts(flat.files["rule-sheet.pdf"]))
+
+    def pictured(pdf: bytes) -> list[float]:
+        return sorted({round(g.size, 2) for side in glyphs(pdf) for g in side if g.char.strip() and g.size < 6})
+
+    halves = pictured(nine.files["rule-sheet.pdf"])
+    assert len(halves) >= 3 and pictured(flat.files["rule-sheet.pdf"])[:3] == [round(v * 2 / 3, 2) for v in halves[:3]]

@@ -210,7 +210,7 @@ def _scaled(pages_pdf: bytes, sides: int, spec: SheetSpec, paper: str) -> bytes:
 
 def _smaller(spec: SheetSpec) -> str:
     """What else of the sheet's settings makes it shorter: a smaller text, the pictures left out (those not set yet)."""
-    said = [f"text: {SHEET_TEXT_LEAST:g}pt (the book's 9 pt text, pictures and spacing smaller)"] \
+    said = [f"text: {SHEET_TEXT_LEAST:g}pt (the book's 9 pt text and its spacing smaller)"] \
         if spec.text_pt > SHEET_TEXT_LEAST else []
     said += ["pictures: false (the rules' text alone)"] if spec.pictures else []
     return "".join(f", {part}" for part in said[:-1]) + (f" or {said[-1]}" if said else "")
