@@ -143,6 +143,8 @@ def _preflight_command(f: argparse.ArgumentParser) -> None:
     f.add_argument("--min-line", type=length, help="thinnest line, e.g. 0.1mm or 0.25pt (default: the preset's min_line, else 0.25pt)")
     f.add_argument("--min-ppi", type=figure, help="lowest effective resolution (default: the preset's dpi)")
     f.add_argument("--min-text", type=length, help="smallest text, e.g. 6pt (default 6pt)")
+    f.add_argument("--min-ruby", type=length, help="smallest ruby reading, e.g. 4pt (default: the preset's min_ruby, "
+                   "else 4pt, as the build's lint)")
     f.add_argument("--pages-png", type=Path, help="write each page with a finding here as a PNG (60 dpi; needs poppler's pdftoppm)")
     f.add_argument("--json", type=optionvalues.option(optionvalues.json_out_option),
                    help="write the findings and each file's figures to this .json file")

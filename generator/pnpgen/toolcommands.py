@@ -281,6 +281,6 @@ def preflight(args: argparse.Namespace) -> int:
         here = Path.cwd().resolve()  # the folders said as from here, as a designer types them (a missing one too)
         root = Path(args.out or ws.root / "build")
         folders = export_folders(root.relative_to(here) if root.is_relative_to(here) else root, game, args.preset, lang)
-    limits = Limits(args.ink_limit, args.min_line, args.min_ppi, args.min_text)
+    limits = Limits(args.ink_limit, args.min_line, args.min_ppi, args.min_text, args.min_ruby)
     return run(folders, limits, print_line, print_note,
                args.pages_png, args.json, args.quiet)

@@ -488,3 +488,28 @@ def test_a_resolution_finding_is_told_to_convert_an_rgb_picture_else_to_give_it_
     coarse = Finding("cards.pdf", 3, "resolution", "error", "a picture at 209 ppi")
     assert what_to_do(rgb, shop).startswith("convert it to CMYK")
     assert what_to_do(coarse, shop).startswith("give the picture more pixels (at least 350 pixels an inch")
+
+
+def test_ruby_is_held_to_min_ruby_as_the_builds_lint_holds_it(tmp_path):
+    """trial81: a card's 4 pt ruby over 8 pt text passed the build's lint (``min_ruby`` 4 pt) and
+    preflight said 「small: 4.0 pt … set it at least 6 pt」. A reading set as pnpgen sets one, at half
+    its base's size with its baseline 0.88 of the base's em and 0.12 of its own above, is held to
+    min_ruby (4 pt, the lint's figure; --min-ruby or a preset's min_ruby another); small text of its
+    own still to min_text."""
+    base = b"BT /F1 8 Tf 0 0 0 1 k 40 80 Td (kanji) Tj ET "
+    reading = b"BT /F1 4 Tf 0 0 0 1 k 42 87.52 Td (kana) Tj ET "
+    stray = b"BT /F1 4 Tf 0 0 0 1 k 40 160 Td (tiny) Tj ET\n"
+    folder = tmp_path / "doujin"
+    _write(folder, [(FULL + base + reading + b"\n", False), (FULL + base + reading + stray, False)])
+    shop, found, _ = _run(folder)
+    assert shop.min_ruby_pt == 4
+
+    def small(findings):
+        return [(f.page, f.message, f.fix) for f in findings if f.check == "text" and f.message.startswith("small")]
+
+    assert small(found) == [(2, "small: 4.0 pt in CMYK 0/0/0/100, ×1 on 1 pages", "set it at least 6 pt")]
+    strict = preflight_run.preflight(folder, Limits(min_ruby="5pt"), tmp_path / "work", ghostscript())[1]
+    assert sorted(small(strict)) == [
+        (1, "small ruby: 4.0 pt in CMYK 0/0/0/100, ×2 on 2 pages",
+         "set the text it reads at least 10 pt, its ruby then 5 pt, or leave the ruby out"),
+        (2, "small: 4.0 pt in CMYK 0/0/0/100, ×1 on 1 pages", "set it at least 6 pt")]

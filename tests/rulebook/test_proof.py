@@ -405,3 +405,26 @@ def test_a_finding_in_a_table_row_quotes_its_words_not_the_drafts_column_gaps():
     assert [f.file for f in found] == ["draft.txt:8: 草案に「未定」が残っています：３人　５枚　未定"]
     assert context("　４人　 　４枚　　　なし？　次へ", 12, 13) == "４人　４枚　なし？　次へ"  # ？　's own space kept
     assert without_column_gaps("Forest      2   (see 6.3)", 12, 13) == ("Forest 2 (see 6.3)", 7, 8)
+
+
+def test_a_reference_a_new_section_left_behind_names_the_renumbered_step():
+    """trial81: a section added above 「■　ゲームの進行」 made its 3.2 the book's 4.2, and 「（→３．２）」's
+    参照 note said only that 3.2 is set nowhere. It now names 4.2 by its title, and how to write it,
+    in the draft's digits; a section taken out names the one before (「（→５）」 is 4); a number no
+    neighbour sets gets no guess."""
+    from pnpgen.rulebook.parse import parse
+    from pnpgen.rulebook.proofnumbering import references
+
+    draft = ("■■　テスト　草案２\n\n■　概要\n　遊びます。\n\n■　準備\n　並べます。\n\n■　用語\n　言葉です。\n\n"
+             "■　ゲームの進行\n１：仕入れ\n　出します（→３．２）。\n２：売り\n　売ります（→９．１）。\n"
+             "　終わります（→５）。\n")
+    found = references(parse(draft, "ja"), draft, "draft.txt", "ja")
+    assert [f.file for f in found] == [
+        "draft.txt:14: 「→３．２」：3.2 の項目（番号付きの条項）が草案にありません（節の増減で 4.2「売り」になったのなら「→４．２」）",
+        "draft.txt:16: 「→９．１」：9.1 の項目（番号付きの条項）が草案にありません",
+        "draft.txt:17: 「→５」：5 の項目（番号付きの条項）が草案にありません（節の増減で 4「ゲームの進行」になったのなら「→４」）"]
+    english = "# Test\n\n## Overview\nPlay.\n\n## Playing\n1) Buy\nBuy (see 3.1).\n"
+    found = references(parse(english, "en"), english, "draft.txt", "en")
+    assert [f.book for f in found] == [
+        "“see 3.1”: the draft numbers no case 3.1 (draft line 8) (if it means 2.1 “Buy”, renumbered by a section "
+        "added or removed above it: “see 2.1”)"]

@@ -209,3 +209,20 @@ def test_a_player_count_spelt_out_is_a_setup_count():
     assert [line.text for line in quick.setup] == [
         "With five players, lay out 7 buildings instead.", "Five players: 7 buildings",
         "In a three-player game, remove the purple workers."], quick.setup
+
+
+def test_a_setup_sentence_that_restates_its_step_is_listed_once():
+    """trial80: the quick reference's setup listed 「3.3 Deal 3 action cards」 and under it the step's
+    own sentence, 「Deal 3 action cards to each player.」, again; a sentence that gives what the step's
+    title does not (its count, a player count) stays."""
+    draft = ("# Tide\n\n## Setup\n\n1) Shuffle the cards\nShuffle the cards into a deck.\n"
+             "2) Deal 3 action cards\nDeal 3 action cards to each player.\nWith 2 players, remove 1 token.\n"
+             "3) Deal the hands\nDeal 2 coin cards to each player.\n\n## Playing\n1) Draw\nDraw a card.\n")
+    quick = quick_reference(parse(draft, "en").rules, latin=True)
+    assert [[line.text for line in s.lines] for s in quick.setup_steps] == [
+        ["Shuffle the cards", "Deal 3 action cards", "Deal the hands"]]
+    assert [line.text for line in quick.setup] == ["With 2 players, remove 1 token.", "Deal 2 coin cards to each player."]
+    ja = ("■■　星\n\n■　ゲームの準備\n\n１：手札を３枚ずつ配る\n　各プレイヤーに手札を３枚ずつ配ります。\n"
+          "２：コインを配る\n　各プレイヤーに２枚ずつ配ります。\n\n■　ゲームの進行\n\n１：引く\n　１枚引きます。\n")
+    quick = quick_reference(parse(ja, "ja").rules, latin=False)
+    assert [line.text for line in quick.setup] == ["各プレイヤーに２枚ずつ配ります。"]

@@ -199,9 +199,12 @@ def test_a_draft_longer_than_two_sides_is_warned_with_how_much_and_printed_whole
     ("{margin: 2mm}", "data/test/game.yaml:9:19: rulebook.sheet.margin: margin '2mm' is out of range (expected 5 to 40 mm)"),
     ("{orientation: sideways}", "rulebook.sheet.orientation: unknown orientation 'sideways' (expected one of landscape, portrait)"),
     ("{colums: 3}", "data/test/game.yaml:9:11: rulebook.sheet.colums: unknown key in sheet (expected one of paper, "
-                    "orientation, columns, margin, gap, quick_reference, time, fold)"),
+                    "orientation, columns, margin, gap, quick_reference, time, fold, text, pictures)"),
     ("yes please", "rulebook.sheet: 'yes please' is no setting of the rule sheet (expected true (A4 or Letter landscape, "
-                   "two columns) or a mapping of paper, orientation, columns, margin, gap, quick_reference, time, fold)"),
+                   "two columns) or a mapping of paper, orientation, columns, margin, gap, quick_reference, time, fold, text, pictures)"),
+    ("{text: 7pt}", "data/test/game.yaml:9:17: rulebook.sheet.text: text '7pt' is out of range (expected a size from 8pt to 9pt, "
+                    "e.g. 8.5pt (default 9pt, the book's))"),
+    ("{pictures: few}", "rulebook.sheet.pictures: 'few' is not true or false (expected true or false)"),
     ("{fold: true, orientation: portrait}", "rulebook.sheet.orientation: a folded sheet is landscape: its two halves, side "
                                             "by side, are its pages (expected orientation: landscape (or left out) with fold: true)"),
     ("{fold: true, columns: 2}", "data/test/game.yaml:9:10: rulebook.sheet: 2 columns on a page of a4 landscape folded in half "
@@ -390,3 +393,61 @@ def test_a_folded_sheet_is_four_pages_imposed_to_read_in_order_once_folded(tmp_p
     assert "片面または両面" not in bom
     book = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))["bill_of_materials"]["rulebook"]
     assert book["rule_sheet_folded"] is True and book["rule_sheet_orientation"] == "landscape"
+
+
+def test_a_folded_sheet_a_draft_overruns_fits_with_a_smaller_text_or_without_its_pictures(medallions):
+    """trial81: a 3–4 page A5 draft took 5 pages folded, and the sheet could only set the book's 9 pt
+    text and every picture. The English sample draft folded takes 5 pages, warned with the two settings
+    that shorten it; ``text: 8.5pt`` sets the whole sheet at 8.5/9 (text, pictures and spacing), and
+    ``pictures: false`` leaves out the pieces' pictures and the figures: each fits one sheet's 4 pages,
+    inside its 10 mm margins."""
+    game_yaml = medallions / "data" / SLUG / "game.yaml"
+    # (the pages are placed pictures: their glyphs read where they print, the pieces' pictures' text too)
+
+    def _drawn(pdf: bytes) -> list[list]:
+        return [[g for g in side if g.char.strip() and g.size > 6.5] for side in glyphs(pdf)]
+
+    plain = game_yaml.read_text(encoding="utf-8")
+
+    def folded(sheet: str):
+        game_yaml.write_text(plain + f"rulebook:\n  sheet: {sheet}\n", encoding="utf-8")
+        game = load_game(Workspace(medallions), SLUG, lang="en")
+        return build_rulebook(game, REPO / "fonts", pictures=pictures_from_game(game, medallions / "templates"))
+
+    try:
+        nine, smaller, bare, flat = (folded(sheet) for sheet in (
+            "{fold: true}", "{fold: true, text: 8.5pt}", "{fold: true, pictures: false}", "{text: 8pt}"))
+    finally:
+        game_yaml.write_text(plain, encoding="utf-8")
+    over = [w for w in nine.warnings if "rule sheet" in w]
+    assert len(over) == 1 and "takes 5 pages" in over[0] and "text: 8pt (the book's 9 pt text and its spacing " \
+        "smaller) or pictures: false (the rules' text alone) in game.yaml's rulebook: sheet:" in over[0], over
+    assert len(_page_mm(nine.files["rule-sheet.pdf"])) == 4  # two sheets, both sides
+    for book in (smaller, bare):
+        assert not [w for w in book.warnings if "rule sheet" in w]
+        assert _page_mm(book.files["rule-sheet.pdf"]) == [(297.0, 210.0)] * 2  # one sheet, both sides
+    body = {round(g.size, 2) for side in _drawn(smaller.files["rule-sheet.pdf"]) for g in side}
+    assert 8.5 in body and 9.0 not in body, body  # the body's 9 pt set at 8.5
+    for side in _drawn(smaller.files["rule-sheet.pdf"]):
+        for half in ([g for g in side if g.x < 148.5], [g for g in side if g.x >= 148.5]):
+            if half:
+                left = 0 if half[0].x < 148.5 else 148.5
+                assert min(g.x for g in half) >= left + 10 - 0.05 and max(g.x for g in half) <= left + 148.5 - 10 + 0.05
+    assert "Pictures are at 1/2" in "".join(texts(nine.files["rule-sheet.pdf"]))
+    bare_text = "".join(texts(bare.files["rule-sheet.pdf"]))
+    assert "Pictures are at 1/2" not in bare_text and "Medals that hold special powers" in bare_text
+    # the cards' own text, pictured at half size, under 6 pt: none left
+    assert [g for side in glyphs(nine.files["rule-sheet.pdf"]) for g in side if g.char.strip() and g.size < 6]
+    assert not [g for side in glyphs(bare.files["rule-sheet.pdf"]) for g in side if g.char.strip() and g.size < 6]
+    # unfolded, the sheet set smaller is still the paper's size, its body 8 pt; the pieces' pictures print
+    # at the scale their caption says (the cards at 1/2 no longer fit the smaller slot: 1/3, their
+    # text two thirds of its size at 1/2), not at 8/9 of it under a caption saying 1/2
+    assert _page_mm(flat.files["rule-sheet.pdf"]) == [(297.0, 210.0)] * 2
+    assert 8.0 in {round(g.size, 2) for side in _drawn(flat.files["rule-sheet.pdf"]) for g in side}
+    assert "Pictures are at 1/3" in "".join(texts(flat.files["rule-sheet.pdf"]))
+
+    def pictured(pdf: bytes) -> list[float]:
+        return sorted({round(g.size, 2) for side in glyphs(pdf) for g in side if g.char.strip() and g.size < 6})
+
+    halves = pictured(nine.files["rule-sheet.pdf"])
+    assert len(halves) >= 3 and pictured(flat.files["rule-sheet.pdf"])[:3] == [round(v * 2 / 3, 2) for v in halves[:3]]

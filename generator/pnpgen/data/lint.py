@@ -28,6 +28,10 @@ from typing import Any
 from pnpgen.data import validate as v
 from pnpgen.units import MM_PER_PT
 
+# the smallest ruby reading (set at half its text's size) not named as too small: the print lint's default
+# and the preflight's, one figure (a reading of 8 pt text: docs/data-format.md, The print lint)
+MIN_RUBY_PT = 4.0
+
 
 @dataclass(frozen=True)
 class LintSettings:
@@ -37,7 +41,7 @@ class LintSettings:
     on: bool = True
     min_stroke_pt: float | None = 0.25
     min_text_pt: float | None = 6.0
-    min_ruby_pt: float | None = 4.0
+    min_ruby_pt: float | None = MIN_RUBY_PT
     safe_mm: float | None = 3.0
     thin_stroke_pt: float | None = 0.5
     min_contrast: float | None = 2.0

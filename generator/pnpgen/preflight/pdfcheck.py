@@ -12,7 +12,7 @@ import pikepdf
 from pnpgen.messages import counted
 from pnpgen.preflight.content import INK_PRESENT, Paint, boxes, by_colour, describe, inks, size_mm, walk
 from pnpgen.preflight.inks import check_ink_and_bleed
-from pnpgen.preflight.shop import MM, Finding, Shop, Unreadable, length_pt
+from pnpgen.preflight.shop import MM, RUBY_SCALE, Finding, Shop, Unreadable, length_pt
 
 MIXED_TEXT_PT = 8.0  # "Color type should be 8 pt minimum when printing in two or more colors" (Lakeside)
 
@@ -60,6 +60,24 @@ def check_geometry(name: str, pdf: pikepdf.Pdf, shop: Shop, found: list[Finding]
 
 
 
+def ruby_readings(texts: list[Paint], under: float) -> set[int]:
+    """The text runs (by id) that are a ruby's reading: at half the size of a run whose baseline lies
+    about its em below (pnpgen's text sets a reading's em box on its base's, the reading's baseline
+    0.88 of the base's em and 0.12 of its own above the base's), starting no further left than an em of
+    the base before it; only runs smaller than ``under`` are asked. What a shop reads as ruby, not as
+    text of its own."""
+    out = set()
+    for r in (t for t in texts if t.width < under - 0.05):
+        for b in texts:
+            if b is r or abs(b.width * RUBY_SCALE - r.width) > 0.03 * r.width:
+                continue
+            rise = r.box[1] - b.box[1]
+            if abs(rise - (0.88 * b.width + 0.12 * r.width)) <= 0.15 * b.width and r.box[0] >= b.box[0] - b.width:
+                out.add(id(r))
+                break
+    return out
+
+
 def check_paints(name: str, pdf: pikepdf.Pdf, shop: Shop, found: list[Finding], report: dict,
                  cmyk: bool) -> list[Paint]:
     """Lines, text and pictures as printed; returns the white text under 8 pt, whose ground the
@@ -75,7 +93,9 @@ def check_paints(name: str, pdf: pikepdf.Pdf, shop: Shop, found: list[Finding], 
     for i, page in enumerate(pdf.pages, 1):
         b = boxes(page)
         bleed = b["BleedBox"]
-        for p in walk(page, i):
+        paints = walk(page, i)
+        readings = ruby_readings([p for p in paints if p.kind == "text"], shop.min_text_pt)
+        for p in paints:
             if p.kind == "stroke":
                 is_mark = p.colour[:1] == ("sep",) and p.colour[1][0] == "All"
                 if is_mark:
@@ -91,7 +111,10 @@ def check_paints(name: str, pdf: pikepdf.Pdf, shop: Shop, found: list[Finding], 
                 sizes.append(p.width)
                 c = inks(p.colour)
                 kinds = []
-                if p.width < shop.min_text_pt - 0.05:
+                if id(p) in readings:  # a ruby reading: held to min_ruby, as the build's lint holds it
+                    if p.width < shop.min_ruby_pt - 0.05:
+                        kinds.append("small ruby")
+                elif p.width < shop.min_text_pt - 0.05:
                     kinds.append("small")
                 if c is not None:
                     n = sum(v >= INK_PRESENT for v in c)

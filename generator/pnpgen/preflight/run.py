@@ -164,7 +164,7 @@ def run(folders: list[Path], limits: Limits, say: Callable[[str], None], note: C
                         "(no ink, line or text figure: the shop separates RGB pictures itself)")
                 else:
                     say(f"{folder}: {shop.name}, ink ≤ {shop.ink_limit:g} %, lines ≥ {shop.min_line_pt:.3f} pt, "
-                        f"pictures ≥ {shop.min_ppi:g} ppi, text ≥ {shop.min_text_pt:g} pt")
+                        f"pictures ≥ {shop.min_ppi:g} ppi, text ≥ {shop.min_text_pt:g} pt, ruby ≥ {shop.min_ruby_pt:g} pt")
                 for r in reports:
                     figures = ", ".join(f"{k} {v}" for k, v in r.items() if k != "file" and v is not None)
                     say(f"  {r['file']}: {figures}")

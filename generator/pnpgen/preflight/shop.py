@@ -12,9 +12,11 @@ from pathlib import Path
 import yaml
 
 from pnpgen import resources
+from pnpgen.data.lint import MIN_RUBY_PT
 from pnpgen.errors import InputError, leads_out
 
 MM = 72 / 25.4  # points per mm
+RUBY_SCALE = 0.5  # a ruby reading's size, of the text it reads (JIS X 4051; pnpgen's text sets it so)
 
 
 def shipped_presets() -> Path:
@@ -31,6 +33,7 @@ class Limits:
     min_line: str | None = None
     min_ppi: float | None = None
     min_text: str | None = None
+    min_ruby: str | None = None
 
 
 @dataclass
@@ -57,6 +60,8 @@ WHAT_TO_DO = (
     ("hairline", "a 0-width", "", "give the line a width of at least {line} mm (a 0 width prints as the device's "
                                   "thinnest line, which no press holds)"),
     ("hairline", "", "", "draw it at least {line} mm wide (stroke-width in the template), or leave it out"),
+    ("text", "small ruby", "", "set the text it reads at least {ruby_base} pt, its ruby then {ruby} pt, or leave the "
+                               "ruby out"),
     ("text", "small", "", "set it at least {text} pt"),
     ("text", "mixed-ink", "", "set it at least 8 pt, or in one ink (dark text in K only)"),
     ("text", "white text", "", "set it at least 8 pt, or make the ground under it of fewer inks "
@@ -78,6 +83,7 @@ def what_to_do(f: Finding, shop: Shop) -> str:
     for check, start, holds, fix in WHAT_TO_DO:
         if f.check == check and f.message.startswith(start) and holds in f.message:
             return fix.format(line=f"{shop.min_line_pt / MM:.2f}", text=f"{shop.min_text_pt:g}",
+                              ruby=f"{shop.min_ruby_pt:g}", ruby_base=f"{shop.min_ruby_pt / RUBY_SCALE:g}",
                               ppi=f"{shop.min_ppi:g}", ink=f"{shop.ink_limit:g}")
     return ""
 
@@ -92,6 +98,7 @@ class Shop:
     min_line_pt: float = 0.25
     min_ppi: float = 300.0
     min_text_pt: float = 6.0
+    min_ruby_pt: float = MIN_RUBY_PT  # a ruby reading under min_text is named under this alone, as the build's lint names it
     page_multiple: int = 1
     page_order: str = "front-back"
     files: str = "png-faces"
@@ -187,6 +194,7 @@ def load_shop(folder: Path, args: Limits) -> Shop:
                     raise ValueError("the preset is not a mapping of settings")
                 for key, expected in (("ink_limit", "a number of %, e.g. 300"), ("min_line", "a length, e.g. 0.25pt"),
                                       ("dpi", "a number, e.g. 300"), ("page_multiple", "a whole number, e.g. 2"),
+                                      ("min_ruby", "a length, e.g. 4pt"),
                                       ("formats", "a mapping of formats, each trim: [w, h], bleed:, safe: lengths in mm, pixels: [w, h]")):
                     value = spec.get(key)
                     try:
@@ -194,6 +202,8 @@ def load_shop(folder: Path, args: Limits) -> Shop:
                             shop.ink_limit = figure(str(spec.get(key, 300)))
                         elif key == "min_line" and value:
                             shop.min_line_pt = length_pt(value)
+                        elif key == "min_ruby" and value is not None:
+                            shop.min_ruby_pt = length_pt(str(value))
                         elif key == "dpi":
                             shop.min_ppi = figure(str(spec.get(key, 300)))
                         elif key == "page_multiple":
@@ -221,6 +231,8 @@ def load_shop(folder: Path, args: Limits) -> Shop:
         shop.min_ppi = args.min_ppi
     if args.min_text is not None:
         shop.min_text_pt = length_pt(args.min_text)
+    if args.min_ruby is not None:
+        shop.min_ruby_pt = length_pt(args.min_ruby)
     return shop
 
 

@@ -516,8 +516,10 @@ def _rule_sheet(game: Game, r: DraftReading, meta: Meta, spec: SheetSpec, pictur
                 rules_only: bool = False) -> SheetResult:
     """The rule sheet ``spec`` asks for, on the booklet's ``paper`` when it names none: the rules' story
     set again in its columns by a builder of its own (the build's and ``pnpgen check``'s alike)."""
+    if not spec.pictures:  # (sheet: {pictures: false}: the rules' text alone, no piece pictured, no figure)
+        r, pictures, own = replace(r, settings=replace(r.settings, figures=[])), {}, {}
     return set_sheet(lambda w, h: _story(_story_builder(game, r, rules_only, pictures, None, icons, None, own,
-                                                        text_w=w, body_h=h), r.path, spec),
+                                                        text_w=w, body_h=h, printed=spec.scale), r.path, spec),
                      meta, r.fonts, spec, booklet_paper_for(paper), r.path, two_pass)
 
 

@@ -45,7 +45,7 @@ from pnpgen.data.gamefiles import sheet_asked
 from pnpgen.data.model import Game
 from pnpgen.data.yamlsrc import Located, load_yaml
 from pnpgen.errors import suggest
-from pnpgen.rulebook.styles import FIGURE_H, TEXT_W
+from pnpgen.rulebook.styles import BODY_SIZE, FIGURE_H, TEXT_W
 from pnpgen.safetext import quoted, written_in_cjk
 from pnpgen.terms import is_latin
 
@@ -66,7 +66,11 @@ SIDES = ("front", "back")  # a placed piece's side up
 # stands well inside the 4–5 mm a home printer leaves unprinted at each edge (PRINTING.md); a column
 # is never narrower than ``SHEET_COLUMN_MM``, some 25 characters of the 9 pt body, or the book's
 # diagrams, tables and pictures (made for the A5 page's 118 mm) would not hold in it.
-SHEET_KEYS = ("paper", "orientation", "columns", "margin", "gap", "quick_reference", "time", "fold")
+SHEET_KEYS = ("paper", "orientation", "columns", "margin", "gap", "quick_reference", "time", "fold", "text", "pictures")
+# the sheet's body text: the book's 9 pt, or smaller, down to 8 pt, where the book's smallest text (7 pt:
+# captions, a table's notes) still prints at the print lint's 6 pt; the whole sheet is set at that scale
+SHEET_TEXT_PT = BODY_SIZE
+SHEET_TEXT_LEAST = 8.0
 SHEET_MARGIN_MM = 10.0  # each edge of the paper to the text
 SHEET_MARGIN_BOUNDS = (5.0, 40.0)
 SHEET_GAP_MM = 8.0  # between two columns (a thin rule down its middle)
@@ -158,6 +162,13 @@ class SheetSpec:
     time: str = ""  # the playing time, printed after the players at the head (30分, 30 min)
     line: int = 0  # game.yaml's line of ``sheet:`` (a sheet too small for its columns is said there)
     fold: bool = False  # folded in half: four pages, each half the sheet (a small box's leaflet)
+    text_pt: float = SHEET_TEXT_PT  # the body's size: the sheet set at text_pt / 9 of the book's, pictures and spacing too
+    pictures: bool = True  # the components' pictures and the figures (false: the rules' text alone)
+
+    @property
+    def scale(self) -> float:
+        """The size the sheet is set at, of the book's: 1, or less for a smaller ``text``."""
+        return self.text_pt / BODY_SIZE
 
     def sheet_mm(self, booklet_paper: str) -> tuple[float, float]:
         """The sheet's width and height in mm, on ``booklet_paper`` when it names no paper of its own."""
@@ -448,6 +459,19 @@ def _sheet_paper(value: Any) -> str:
                                "papers of the rule sheet alone)") from None
 
 
+def _sheet_text(value: Any) -> float:
+    """The rule sheet's ``text:`` size in points (``8.5pt``, ``8.5``), from ``SHEET_TEXT_LEAST`` to the book's."""
+    expected = f"a size from {SHEET_TEXT_LEAST:g}pt to {SHEET_TEXT_PT:g}pt, e.g. 8.5pt (default {SHEET_TEXT_PT:g}pt, the book's)"
+    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*(?:pt)?\s*", str(value)) \
+        if isinstance(value, (int, float, str)) and not isinstance(value, bool) else None
+    if m is None:
+        raise validate.Invalid(f"text {validate.show(value)} is not a text size", expected)
+    size = float(m.group(1))
+    if not SHEET_TEXT_LEAST <= size <= SHEET_TEXT_PT:
+        raise validate.Invalid(f"text {validate.show(value)} is out of range", expected)
+    return size
+
+
 def _sheet(doc: Located, value: Any, game: Game) -> SheetSpec:
     """``rulebook: sheet:``: true (every figure its default) or a mapping of ``SHEET_KEYS``, each
     checked at its line; columns narrower than ``SHEET_COLUMN_MM`` on the paper are refused."""
@@ -485,6 +509,10 @@ def _sheet(doc: Located, value: Any, game: Game) -> SheetSpec:
         spec.quick_reference = parsed("quick_reference", validate.flag)
     if value.get("time") is not None:
         spec.time = _short_line(doc, value, "time", game, "30分 or 20-40分 ({ja: 30分, en: 30 min})", at)
+    if "text" in value:
+        spec.text_pt = parsed("text", _sheet_text)
+    if "pictures" in value:
+        spec.pictures = parsed("pictures", validate.flag)
     if "fold" in value:
         spec.fold = parsed("fold", validate.flag)
         if spec.fold and not spec.landscape:

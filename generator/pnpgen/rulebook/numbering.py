@@ -66,6 +66,31 @@ def book_numbers(doc: Document) -> list[str]:
     return out
 
 
+def numbered_titles(doc: Document) -> dict[str, str]:
+    """Each number the book prints a section or step with (``book_numbers``, ``printed_step_cases``) → its title."""
+    out = {case: c.title for case, c in printed_step_cases(doc)}
+    for n, s in enumerate(doc.rules, start=1):
+        if own_section_number(s.title) is None and not unnumbered_summary(doc, s):
+            out[str(n)] = s.title
+            out |= {f"{n}.{c.number}": c.title for c in s.children if isinstance(c, Step) and not c.sentence}
+    return out
+
+
+def renumbered(number: str, titles: dict[str, str]) -> tuple[str, str] | None:
+    """The number, and its title, a reference to ``number`` set nowhere likely meant before a section was
+    added above it (3.2 is now 4.2) or taken out (now 2.2): the same step of the next section, else of
+    the one before; None when neither is set. The proofing report asks, naming the title: the draft
+    alone cannot tell a section added from a step deleted."""
+    first, _, rest = number.partition(".")
+    if not first.isdigit():
+        return None
+    for moved in (int(first) + 1, int(first) - 1):
+        candidate = f"{moved}.{rest}" if rest else str(moved)
+        if moved > 0 and candidate in titles:
+            return candidate, titles[candidate]
+    return None
+
+
 def refers(doc: Document) -> bool:
     """Whether the draft's rules hold a cross reference (「（→４．１）」, "see 6.3") anywhere: the book then
     marks the places its own numbers are set, for the references to link to."""

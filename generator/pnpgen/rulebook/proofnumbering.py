@@ -10,7 +10,9 @@ from pnpgen.rulebook.grammar import without_column_gaps
 from pnpgen.rulebook.numbering import (
     book_numbers,
     misnumbered_steps,
+    numbered_titles,
     printed_step_cases,
+    renumbered,
     section_numbering,
     twice_numbered_cases,
 )
@@ -67,8 +69,22 @@ def references(doc: Document, text: str, draft_path: Path | str, lang: str) -> l
     """A cross reference of the rules (「→６．４参照」, "see 6.4") to a case the draft numbers nowhere."""
     out = []
     printed = [number for number, _ in printed_step_cases(doc)] + book_numbers(doc)
+    titles = numbered_titles(doc)
     for line, ref, number in dangling_references(rules_lines(doc, text), printed):
         said = dict(ref=ref, number=number, line=line, path=draft_path)
-        out.append(Finding(msg("proof.kind.reference", lang), msg("proof.reference.book", lang, **said),
-                           msg("proof.reference.file", lang, **said), (ref,)))
+        moved = renumbered(number, titles)
+        hint = msg("proof.reference.renumbered", lang, title=moved[1], number=moved[0],
+                   written=_written_as(ref, number, moved[0])) if moved else ""
+        out.append(Finding(msg("proof.kind.reference", lang), msg("proof.reference.book", lang, **said) + hint,
+                           msg("proof.reference.file", lang, **said) + hint, (ref,)))
     return out
+
+
+def _written_as(ref: str, number: str, moved: str) -> str:
+    """``ref`` (「→３．２」) with ``moved`` in place of its number, in the digits the draft wrote it in."""
+    wide = any("０" <= ch <= "９" for ch in ref)
+    spelt = moved.translate(str.maketrans("0123456789.", "０１２３４５６７８９．")) if wide else moved
+    for old in (number, number.translate(str.maketrans("0123456789.", "０１２３４５６７８９．"))):
+        if old in ref:
+            return ref.replace(old, spelt, 1)
+    return spelt

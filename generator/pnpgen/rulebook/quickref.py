@@ -243,9 +243,22 @@ def quick_reference(rules: list[Section], latin: bool) -> QuickReference:
         # rules as a draft without numbered steps gives it (trial55: an English skirmish game's five setup
         # steps printed as its turn sequence, and its setup said 'The draft does not say.')
         turn = _steps([s for s in rules if not _SETUP_TITLE.search(s.title)], latin)
+    listed = {id(line.anchor): line.text for s in setup_steps for line in s.lines}
+    setup = [line for line in setup if not _restates(listed.get(id(line.anchor)), line.text)]
     # a draft whose one end sentence also names the winner gives it for both
     return QuickReference(turn, _said_once(end or end_and_winner)[:2], scoring[-MAX_SCORING:], setup[:MAX_SETUP],
                           setup_steps)
+
+
+def _restates(title: str | None, sentence: str) -> bool:
+    """Whether a setup sentence says no more than the step it stands under, which the quick reference
+    lists already (trial80: 「3.3 Deal 3 action cards」 then 「Deal 3 action cards to each player.」): each
+    of its numbers and each word of the title in it. One that gives the step's count (「3.3 Deal the hands」,
+    「Deal 3 action cards to each player.」) says more, and stays."""
+    if not title:
+        return False
+    t, s = unicodedata.normalize("NFKC", title).lower(), unicodedata.normalize("NFKC", sentence).lower()
+    return set(re.findall(r"\d+", s)) <= set(re.findall(r"\d+", t)) and set(_WORDS.findall(t)) <= set(_WORDS.findall(s))
 
 
 def _said_once(lines: list[Line]) -> list[Line]:

@@ -28,7 +28,7 @@ from pnpgen.pdf.booklet import impose_pdf
 from pnpgen.pdf.subsettags import tags_apart
 from pnpgen.rulebook import glyphs
 from pnpgen.rulebook.document import GridFrame, Meta, RulebookDoc
-from pnpgen.rulebook.figures import SheetSpec
+from pnpgen.rulebook.figures import SHEET_TEXT_LEAST, SheetSpec
 from pnpgen.rulebook.styles import ACCENT, BODY_LEADING, LATIN_GAP, MIN_SIZE, NOTE_INK, RULE, Fonts
 
 FILE = "rule-sheet.pdf"
@@ -51,8 +51,10 @@ class SheetPage:
 
     @classmethod
     def of(cls, spec: SheetSpec, paper: str) -> SheetPage:
+        """The page as it is set: the paper's (or its half), larger by what a smaller ``text:`` scales it down by."""
         w, h = spec.page_mm(paper)
-        return cls(w * mm, h * mm, spec.margin_mm * mm, spec.columns, spec.gap_mm * mm)
+        s = mm / spec.scale
+        return cls(w * s, h * s, spec.margin_mm * s, spec.columns, spec.gap_mm * s)
 
     @property
     def column(self) -> float:
@@ -178,8 +180,9 @@ def set_sheet(story_for: Callable[[float, float], list[Flowable]], meta: Meta, f
     if spec.fold:
         return _folded(buf.getvalue(), doc, spec, paper, draft, two_pass)
     sides = doc.page
+    data = buf.getvalue() if spec.scale == 1 else _scaled(buf.getvalue(), sides, spec, paper)
     name = f"{paper_title(spec.paper or paper)} {'landscape' if spec.landscape else 'portrait'}, " \
-        f"{spec.columns} column{'s' if spec.columns > 1 else ''}"
+        f"{spec.columns} column{'s' if spec.columns > 1 else ''}{_text(spec)}"
     edge = "short" if spec.landscape else "long"
     passes = f"side 1, the sheet turned over on the {edge} edge, side 2"
     both = (f"in two passes: {passes}" if two_pass else f"print both sides, flip on the {edge} edge"
@@ -192,9 +195,30 @@ def set_sheet(story_for: Callable[[float, float], list[Flowable]], meta: Meta, f
         lines = round(over * (page.height - 2 * page.margin - BAND_H) / BODY_LEADING)  # (a later side's columns)
         warnings.append(f"{draft}: the rule sheet ({FILE}, {name}) takes {sides} sides, more than the two of one sheet: "
                         f"{over:.1f} columns of text past the back, some {lines:,} lines of the body; all of it is "
-                        "printed, nothing cut off (shorten the draft, give the sheet more columns, a larger paper or a "
-                        "smaller margin in game.yaml's rulebook: sheet:, or hand out the booklet, rulebook-booklet.pdf)")
-    return SheetResult(tags_apart(buf.getvalue()), sides, report, warnings)
+                        "printed, nothing cut off (shorten the draft, give the sheet more columns, a larger paper, a "
+                        f"smaller margin{_smaller(spec)} in game.yaml's rulebook: sheet:, or hand out the booklet, "
+                        "rulebook-booklet.pdf)")
+    return SheetResult(tags_apart(data), sides, report, warnings)
+
+
+def _scaled(pages_pdf: bytes, sides: int, spec: SheetSpec, paper: str) -> bytes:
+    """The sides set larger for a smaller ``text:`` (``SheetPage.of``), each placed on its paper at ``spec.scale``."""
+    placed = [(booklets.SheetSide(n, "front", n, None), [booklets.Placement(n, 0.0, 0.0, "left", 0.0, spec.scale)])
+              for n in range(1, sides + 1)]
+    return impose_pdf(tags_apart(pages_pdf), placed, sheet_mm=spec.sheet_mm(paper))
+
+
+def _smaller(spec: SheetSpec) -> str:
+    """What else of the sheet's settings makes it shorter: a smaller text, the pictures left out (those not set yet)."""
+    said = [f"text: {SHEET_TEXT_LEAST:g}pt (the book's 9 pt text and its spacing smaller)"] \
+        if spec.text_pt > SHEET_TEXT_LEAST else []
+    said += ["pictures: false (the rules' text alone)"] if spec.pictures else []
+    return "".join(f", {part}" for part in said[:-1]) + (f" or {said[-1]}" if said else "")
+
+
+def _text(spec: SheetSpec) -> str:
+    """The report's word of a smaller text: ``, 8.5 pt text``; nothing for the book's."""
+    return f", {spec.text_pt:g} pt text" if spec.scale != 1 else ""
 
 
 FOLDED_PAGES = 4  # a sheet folded in half: the front page, the two inside, the back
@@ -208,11 +232,12 @@ def _folded(pages_pdf: bytes, doc: SheetDoc, spec: SheetSpec, paper: str, draft:
     than four pages nests more sheets, all printed, and is warned."""
     pages = doc.page
     sheet_mm = spec.sheet_mm(paper)
-    placed = booklets.layout(pages, page_mm=spec.page_mm(paper), sheet_mm=sheet_mm)
+    page_mm = tuple(v / spec.scale for v in spec.page_mm(paper))  # (set larger for a smaller text: placed at its scale)
+    placed = booklets.layout(pages, page_mm=(page_mm[0], page_mm[1]), sheet_mm=sheet_mm)
     data = tags_apart(impose_pdf(tags_apart(pages_pdf), placed, sheet_mm=sheet_mm))
     sheets = len(placed) // 2
     name = f"{paper_title(spec.paper or paper)} landscape folded in half, " \
-        f"{spec.columns} column{'s' if spec.columns > 1 else ''} a page"
+        f"{spec.columns} column{'s' if spec.columns > 1 else ''} a page{_text(spec)}"
     passes = "side 1, the sheet turned over on the short edge, side 2"
     both = (f"in two passes: {passes}" if two_pass else "print both sides, flip on the short edge"
             + (f"; no duplex: {passes}" if two_pass is None else ""))
@@ -226,6 +251,6 @@ def _folded(pages_pdf: bytes, doc: SheetDoc, spec: SheetSpec, paper: str, draft:
         warnings.append(f"{draft}: the rule sheet ({FILE}, {name}) takes {pages} pages, more than the four of one "
                         f"sheet folded in half: {over:.1f} columns of text past page 4, some {lines:,} lines of the "
                         f"body; all of it is printed, on {sheets} sheets folded together (shorten the draft, give the "
-                        "sheet a larger paper or a smaller margin in game.yaml's rulebook: sheet:, or hand out the "
-                        "booklet, rulebook-booklet.pdf)")
+                        f"sheet a larger paper, a smaller margin{_smaller(spec)} in game.yaml's rulebook: sheet:, or "
+                        "hand out the booklet, rulebook-booklet.pdf)")
     return SheetResult(data, 2 * sheets, report, warnings)

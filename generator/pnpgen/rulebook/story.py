@@ -237,7 +237,7 @@ class StoryBuilder(StoryText):
         pic: list[Flowable] = [Spacer(1, RULE_GAP)] if self.pictured(row) else []  # clear of the heading's rule
         for d in self.pictured(row):
             n = self.reductions[d]
-            pic += [Faces(d, self.pictures[d], 1 / n), Spacer(1, 2)]
+            pic += [Faces(d, self.pictures[d], 1 / n / self.printed), Spacer(1, 2)]
             if n != self.common:
                 pic += [self.p(self.label("picture_own_scale", n=n) if n > 1 else self.label("picture_own_actual"), "caption"),
                         Spacer(1, 2)]

@@ -143,10 +143,14 @@ class StoryText:
                  lang: str = "ja", text_lang: str = "ja", boards: Collection[str] = (),
                  readings: Memo[str] | None = None, icons: Mapping[str, Icon] | None = None,
                  setting: SetLines | None = None, own: Mapping[int, Art] | None = None,
-                 text_w: float = TEXT_W, body_h: float = BODY_H, rubies: Sequence[tuple[str, str, str]] = ()):
+                 text_w: float = TEXT_W, body_h: float = BODY_H, rubies: Sequence[tuple[str, str, str]] = (),
+                 printed: float = 1.0):
         self.doc, self.fonts, self.rows = doc, fonts, rows
         # the column the text is set in (pt): the A5 page's, or a rule sheet's column (rulebook/sheet.py)
         self.text_w, self.body_h = text_w, body_h
+        # the size the page prints at, of the size it is set at: a rule sheet's smaller text: (8.5/9); the
+        # pieces' pictures are drawn larger by as much, so that they print at the scale their captions say
+        self.printed = printed
         self.own = own or {}  # the figures' pictures of the designer's own, by their place in settings.figures
         self.setting = setting  # the book's setting, which recalls and keeps its lines (setlines.py)
         self.icons = icons or {}  # the draft's {name} icons that exist, by name (inline.draft_icons)
@@ -438,7 +442,7 @@ class StoryText:
         a small piece (``SMALL_PIECE_MM``) at its own larger one, actual size where it fits, so
         that its text reads. Returns the common n (None when only boards are shown) and the n per
         deck id."""
-        need = {d: reduction(Faces.fit(self.pictures[d], PICTURE_H, self.text_w))
+        need = {d: reduction(Faces.fit(self.pictures[d], PICTURE_H * self.printed, self.text_w * self.printed))
                 for row in self.rows for d in self.pictured(row)}
         pieces = [n for d, n in need.items() if d not in self.boards]
         common = max(pieces) if pieces else None
