@@ -84,8 +84,8 @@ TAG_TEXT = (b"Signature: 8a477f597d28d172789f06886806bc55\n"
             b"# This file is a cache directory tag created by pnpgen: this folder is pnpgen's machine cache.\n"
             b"# For information about cache directory tags, see https://bford.info/cachedir/\n")
 # What pnpgen writes in the cache folder beside its kinds' folders: its mark, the key, the sweeps'
-# stamps, a write's temporary
-_OWN_NAME = later(r"CACHEDIR\.TAG|secret|swept|swept-[a-z][a-z0-9-]*|\.(?:[0-9a-f]{40}|secret)\.[0-9]{1,9}")
+# stamps (``.swept``, ``.swept.<kind>``, ``swept.<kind>`` before), a write's temporary
+_OWN_NAME = later(r"CACHEDIR\.TAG|secret|\.?swept(?:[.-][a-z][a-z0-9-]*)?|\.(?:[0-9a-f]{40}|secret)\.[0-9]{1,9}")
 _KIND_NAME = later(r"[a-z][a-z0-9-]*")
 _MARKED: set[Path] = set()  # cache folders this process found marked, or marked
 
@@ -116,7 +116,8 @@ def stranger(base: Path) -> str | None:
                 if not (_KIND_NAME.fullmatch(entry.name) and entry.is_dir(follow_symlinks=False)):
                     return entry.name
                 with os.scandir(entry.path) as inner:
-                    found = next((e.name for e in inner if not (_ENTRY.fullmatch(e.name) or _TEMPORARY.fullmatch(e.name))), None)
+                    found = next((e.name for e in inner if not (_ENTRY.fullmatch(e.name) or _TEMPORARY.fullmatch(e.name)
+                                                                 or e.name == ".swept")), None)  # (a stamp there before)
                 if found is not None:
                     return f"{entry.name}/{found}"
     except OSError:
