@@ -17,6 +17,7 @@ from pnpgen.data.model import Game
 from pnpgen.data.yamlsrc import load_yaml
 from pnpgen.errors import NAME_BYTES, PATH_BYTES, InputError, ValueMistake, suggest, too_long
 from pnpgen.faces import builtin
+from pnpgen.faces.budget import BYTES_MAKERS
 from pnpgen.faces.face import Face
 from pnpgen.faces.jinjahints import macro_called, nearly
 from pnpgen.faces.pieceview import MissingField
@@ -126,8 +127,10 @@ class RenderFailure:
             attribute, owner = closed.groups()
             what = _OWNER_WORDS.get(owner, "a value")
             fields = [k for k in face.piece.values]
-            message, key = (f"{what}'s {attribute!r} is closed to templates: Python's insides (a name starting with _, "
-                            "an object's methods that reach them) are never read in Jinja's sandbox"), None
+            why = ("it makes bytes, which no face prints" if attribute in BYTES_MAKERS else
+                   "Python's insides (a name starting with _, an object's methods that reach them) are never read in "
+                   "Jinja's sandbox")
+            message, key = f"{what}'s {attribute!r} is closed to templates: {why}", None
             expected = (f"a field of the piece ({', '.join(f'piece.{k}' for k in fields[:4]) or 'the deck declares none'}), "
                         "a text's filters (|upper, |replace, |length), and the helpers docs/data-format.md lists")
         elif isinstance(e, RecursionError):  # a template including or extending itself, a macro calling itself
