@@ -94,8 +94,7 @@ _MARKED: set[Path] = set()  # cache folders this process found marked, or marked
 def stranger(base: Path) -> str | None:
     """A name in the machine cache's folder ``base`` that pnpgen did not write (``PNPGEN_CACHE=$HOME``,
     another program's folder), or None: the folder is pnpgen's — marked (``TAG``), missing, empty,
-    or holding only what pnpgen writes there (a cache from before the mark; it gets one on the next
-    write). In a stranger's folder pnpgen would write its key and folders among the files, make a
+    or holding only what pnpgen writes there (a cache from before the mark, marked now). In a stranger's folder pnpgen would write its key and folders among the files, make a
     folder named as one of its kinds its user's alone and sweep from it the files named like its
     entries that were not read for 60 days: it keeps nothing there (``folder``), and a command
     refuses it (``refuse_stranger``). Looked at once a process."""
@@ -122,6 +121,8 @@ def stranger(base: Path) -> str | None:
                     return f"{entry.name}/{found}"
     except OSError:
         return None  # missing (made when written), a file, unreadable: nothing kept there all the same
+    if _private(base, link_ok=True):
+        _mark(base)  # (listed once: a cache of 20,000 entries took 30 ms to list)
     return None
 
 

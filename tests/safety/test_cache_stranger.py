@@ -90,3 +90,13 @@ def test_calibrate_refuses_it_too(tmp_path, monkeypatch, capsys):
     assert run(tmp_path, "calibrate", "--out", str(tmp_path / "sheet.pdf")) == 2
     assert "did not write" in capsys.readouterr().err
     assert _listing(home) == before and not (tmp_path / "sheet.pdf").exists()
+
+
+def test_a_cache_from_before_the_mark_is_marked_once_read(tmp_path):
+    """Read only (a check that finds every entry kept): listed once, then marked, not listed by every run."""
+    cache = tmp_path / "cache"
+    (cache / "yaml").mkdir(parents=True, mode=0o700)
+    os.chmod(cache, 0o700)
+    (cache / "yaml" / ("d" * 40)).write_bytes(b"")
+    assert usercache.stranger(cache) is None
+    assert (cache / "CACHEDIR.TAG").read_bytes() == usercache.TAG_TEXT
