@@ -134,9 +134,9 @@ def refuse_stranger() -> None:
     if base is None or found is None:
         return
     instead = (f"{named_by} naming a new or empty folder, pnpgen's alone (PNPGEN_CACHE={base / 'pnpgen'}), "
-               "or PNPGEN_CACHE=off to keep nothing" if named_by != "HOME" else
+               "or PNPGEN_CACHE=off to keep nothing" if named_by == "PNPGEN_CACHE" else  # (XDG_CACHE_HOME, HOME: its
                f"{base} holding only what pnpgen wrote there (move {found} out of it), or PNPGEN_CACHE naming a "
-               "new folder")
+               "new folder")  # pnpgen/ folder, named as pnpgen's)
     raise InputError(f"{named_by} makes {base} pnpgen's machine cache, a folder holding files pnpgen did not write "
                      f"({found}): pnpgen would write its key and folders among them, make folders of its kinds' "
                      "names its user's alone and remove from them the files named like its entries",

@@ -100,3 +100,18 @@ def test_a_cache_from_before_the_mark_is_marked_once_read(tmp_path):
     (cache / "yaml" / ("d" * 40)).write_bytes(b"")
     assert usercache.stranger(cache) is None
     assert (cache / "CACHEDIR.TAG").read_bytes() == usercache.TAG_TEXT
+
+
+def test_the_pnpgen_folder_of_xdg_cache_home_holding_anothers_file_is_named_to_empty(tmp_path, monkeypatch, capsys):
+    """XDG_CACHE_HOME/pnpgen is pnpgen's by its name: what to do is move the stranger's file out
+    (a PNPGEN_CACHE of <it>/pnpgen/pnpgen, as said for PNPGEN_CACHE, would be no answer)."""
+    monkeypatch.delenv("PNPGEN_CACHE", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    (tmp_path / "xdg" / "pnpgen").mkdir(parents=True)
+    (tmp_path / "xdg" / "pnpgen" / "notes.txt").write_text("mine")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
+    assert run(ws, "build", "--game", "test", "-q") == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"pnpgen: error: XDG_CACHE_HOME makes {tmp_path / 'xdg' / 'pnpgen'} pnpgen's machine cache"), err
+    assert "(move notes.txt out of it)" in err and "pnpgen/pnpgen" not in err
+    assert sorted(p.name for p in (tmp_path / "xdg" / "pnpgen").iterdir()) == ["notes.txt"]
