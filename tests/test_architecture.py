@@ -6,7 +6,8 @@ above; docs/architecture.md, "The pipeline", draws the same order):
 0. shared bottom modules: ``errors`` (InputError, Where, contained), ``units``, ``progress``,
    ``memo`` (the known/learned/used memo passed down), ``patterns`` (regular expressions compiled at first use), ``safetext``, ``terms`` (a 【term】's brackets), ``resources`` (files
    shipped inside pnpgen), ``readme`` (README.md, from a wheel's metadata), ``messages``, ``fonts`` (its parsed tables cached by ``fonttables``), ``usercache``
-   (the machine's cache of what a file's content gives), ``shapes``
+   (the machine's cache of what a file's content gives), ``scratch`` (the temporary folder kept out of the
+   workspace), ``shapes``
 1. ``data/``: workspace, YAML and spreadsheets, validation, the data format's markup → model
 2. ``text/``: the card typesetter (reads the model's markup spans)
 3. ``svg/``: SVG → vector art
@@ -47,7 +48,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "generator" / "pnpgen"
 MAX_LINES = 800
 
 RANKS = {
-    **dict.fromkeys(("errors", "units", "progress", "memo", "patterns", "safetext", "terms", "resources", "readme", "messages", "fonts", "fonttables", "usercache", "atomic", "litter", "boxnet", "children",
+    **dict.fromkeys(("errors", "units", "progress", "memo", "patterns", "safetext", "terms", "resources", "readme", "messages", "fonts", "fonttables", "usercache", "scratch", "atomic", "litter", "boxnet", "children",
                      "shapes", ""), 0),
     "data": 1, "text": 2, "svg": 3, "impose": 4, "pdf": 5, "faces": 6, "rulebook": 7, "exports": 7, "preflight": 7,
     "engine": 8, "serve": 9, "playtest": 9, "sheetargs": 9, "scaffold": 9, "cli": 10, "commandline": 10, "commandoptions": 10, "commands": 10, "checkcommand": 10, "toolcommands": 10, "__main__": 10,

@@ -202,6 +202,10 @@ def main(argv: list[str] | None = None, own_process: bool = False) -> int:
         from pnpgen import commands
 
         if args.command in ("calibrate", "docs", "preflight"):  # no workspace needed (preflight: with FOLDERs)
+            if args.command == "calibrate":  # (it records the sheets it wrote in the machine cache)
+                from pnpgen import usercache
+
+                usercache.refuse_stranger()
             return _run_by(args.command)(args)
         if args.command in NO_WORKSPACE:  # new makes one
             from pnpgen import scaffold
@@ -287,11 +291,16 @@ def _run_by(command: str) -> Callable[..., int]:
 
 def _cache_kept_apart(root: Path, args: Any) -> None:
     """The machine cache is never one of the workspace's or the output folder's folders (usercache);
-    ``clean`` sets such a cache aside itself and cleans (toolcommands.clean)."""
-    from pnpgen import usercache
+    ``clean`` sets such a cache aside itself and cleans (toolcommands.clean). Nor is it a folder
+    of another's files (``PNPGEN_CACHE=$HOME``: usercache.stranger); nor is the temporary folder
+    one of them (scratch.py)."""
+    from pnpgen import scratch, usercache
 
     if args.command != "clean":
         usercache.refuse_inside(cache_kept_from(root, args))
+    if args.command != "clean" or usercache.inside(cache_kept_from(root, args)) is None:
+        usercache.refuse_stranger()
+    scratch.refuse_inside(cache_kept_from(root, args))
 
 
 def cache_kept_from(root: Path, args: Any) -> list[tuple[Path, str]]:

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import argparse
 import builtins
+import contextlib
 import os
 from pathlib import Path
 
+from pnpgen import scratch
 from pnpgen.checkcommand import deck_of
 from pnpgen.commands import asked_language, print_line, print_note, print_warning
 from pnpgen.data.workspace import NoWorkspace, Workspace
@@ -280,7 +282,13 @@ def preflight(args: argparse.Namespace) -> int:
         lang = asked_language(ws, game, args.lang)
         here = Path.cwd().resolve()  # the folders said as from here, as a designer types them (a missing one too)
         root = Path(args.out or ws.root / "build")
+        scratch.refuse_inside([(ws.root, "the workspace"), (root, "the output folder")])
         folders = export_folders(root.relative_to(here) if root.is_relative_to(here) else root, game, args.preset, lang)
+    kept_apart = [(Path(f), "the export folder") for f in folders]
+    for f in folders:  # (its workspace: build/<game>/<preset> in it)
+        with contextlib.suppress(InputError, OSError):
+            kept_apart.append((find_workspace(Path(f)).root, "the workspace"))
+    scratch.refuse_inside(kept_apart)
     limits = Limits(args.ink_limit, args.min_line, args.min_ppi, args.min_text, args.min_ruby)
     return run(folders, limits, print_line, print_note,
                args.pages_png, args.json, args.quiet)

@@ -48,6 +48,7 @@ from typing import Any
 
 from pnpgen.atomic import still_running
 from pnpgen.errors import InputError
+from pnpgen.litter import is_litter
 from pnpgen.patterns import later
 
 SECRET_BYTES = 32
@@ -73,9 +74,92 @@ def file_stamp(st: os.stat_result) -> tuple[int, int, int, int]:
 
 
 def folder(kind: str) -> Path | None:
-    """Where entries of ``kind`` live (None: nowhere to keep them)."""
+    """Where entries of ``kind`` live (None: nowhere to keep them, or a folder not pnpgen's: ``stranger``)."""
     base = machine_folder()[0]
-    return base / kind if base is not None else None
+    return base / kind if base is not None and stranger(base) is None else None
+
+
+# The folder's mark (the Cache Directory Tagging Specification: backup tools skip it too)
+TAG = "CACHEDIR.TAG"
+TAG_TEXT = (b"Signature: 8a477f597d28d172789f06886806bc55\n"
+            b"# This file is a cache directory tag created by pnpgen: this folder is pnpgen's machine cache.\n"
+            b"# For information about cache directory tags, see https://bford.info/cachedir/\n")
+# What pnpgen writes in the cache folder beside its kinds' folders: its mark, the key, the sweeps'
+# stamps (``.swept``, ``.swept.<kind>``, ``swept.<kind>`` before), a write's temporary
+_OWN_NAME = later(r"CACHEDIR\.TAG|secret|\.?swept(?:[.-][a-z][a-z0-9-]*)?|\.(?:[0-9a-f]{40}|secret)\.[0-9]{1,9}")
+_KIND_NAME = later(r"[a-z][a-z0-9-]*")
+_MARKED: set[Path] = set()  # cache folders this process found marked, or marked
+
+
+@lru_cache(maxsize=16)
+def stranger(base: Path) -> str | None:
+    """A name in the machine cache's folder ``base`` that pnpgen did not write (``PNPGEN_CACHE=$HOME``,
+    another program's folder), or None: the folder is pnpgen's — marked (``TAG``), missing, empty,
+    or holding only what pnpgen writes there and the system's litter (a Finder's ``.DS_Store``):
+    a cache from before the mark, marked now. In a stranger's folder pnpgen would write its key and folders among the files, make a
+    folder named as one of its kinds its user's alone and sweep from it the files named like its
+    entries that were not read for 60 days: it keeps nothing there (``folder``), and a command
+    refuses it (``refuse_stranger``). Looked at once a process."""
+    try:
+        handle = os.open(base / TAG, _PLAIN_READ)
+        try:
+            if os.read(handle, len(TAG_TEXT)) == TAG_TEXT:
+                return None
+        finally:
+            os.close(handle)
+    except OSError:
+        pass
+    try:
+        with os.scandir(base) as entries:
+            for entry in entries:
+                if _OWN_NAME.fullmatch(entry.name) or is_litter(entry.name):
+                    continue  # (the system's own: Finder's .DS_Store once the folder was opened)
+                if not (_KIND_NAME.fullmatch(entry.name) and entry.is_dir(follow_symlinks=False)):
+                    return entry.name
+                with os.scandir(entry.path) as inner:
+                    found = next((e.name for e in inner if not (_ENTRY.fullmatch(e.name) or _TEMPORARY.fullmatch(e.name)
+                                                                 or e.name == ".swept")), None)  # (a stamp there before)
+                if found is not None:
+                    return f"{entry.name}/{found}"
+    except OSError:
+        return None  # missing (made when written), a file, unreadable: nothing kept there all the same
+    if _private(base, link_ok=True):
+        _mark(base)  # (listed once: a cache of 20,000 entries took 30 ms to list)
+    return None
+
+
+def refuse_stranger() -> None:
+    """A machine cache folder that is not pnpgen's (``stranger``) is refused, saying which file in
+    it shows so and where to keep the cache instead."""
+    base, named_by = machine_folder()
+    found = stranger(base) if base is not None else None
+    if base is None or found is None:
+        return
+    instead = (f"{named_by} naming a new or empty folder, pnpgen's alone (PNPGEN_CACHE={base / 'pnpgen'}), "
+               "or PNPGEN_CACHE=off to keep nothing" if named_by == "PNPGEN_CACHE" else  # (XDG_CACHE_HOME, HOME: its
+               f"{base} holding only what pnpgen wrote there (move {found} out of it), or PNPGEN_CACHE naming a "
+               "new folder")  # pnpgen/ folder, named as pnpgen's)
+    raise InputError(f"{named_by} makes {base} pnpgen's machine cache, a folder holding files pnpgen did not write "
+                     f"({found}): pnpgen would write its key and folders among them, make folders of its kinds' "
+                     "names its user's alone and remove from them the files named like its entries",
+                     expected=instead)
+
+
+def _mark(base: Path) -> None:
+    """Mark the cache folder as pnpgen's (``TAG``), once: a folder marked is never taken for a stranger's."""
+    if base in _MARKED:
+        return
+    _MARKED.add(base)
+    try:
+        handle = os.open(base / TAG, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+    except OSError:
+        return  # marked already (or a read-only disk: it holds pnpgen's names alone all the same)
+    try:
+        os.write(handle, TAG_TEXT)
+    except OSError:
+        pass
+    finally:
+        os.close(handle)
 
 
 def machine_folder() -> tuple[Path | None, str]:
@@ -222,6 +306,7 @@ def put(kind: str, name: str, value: Any) -> None:
         _private_folder(where.parent, where)
         if not (_private(where) and _private(where.parent, link_ok=True)):
             return  # never read there (get): not written
+        _mark(where.parent)
         _sweep(where)
         tmp = where / f".{name}.{os.getpid()}"
         try:
@@ -362,6 +447,8 @@ def _secret(path: str) -> bytes | None:
     tmp = where.parent / f".secret.{os.getpid()}"
     try:
         _private_folder(where.parent)
+        if _private(where.parent, link_ok=True):
+            _mark(where.parent)
         handle = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(handle, "wb") as f:
             f.write(os.urandom(SECRET_BYTES))

@@ -45,6 +45,10 @@ def test_temporaries_of_killed_writes_are_removed_and_a_running_writers_kept(tmp
         os.utime(old, (seven_hours_ago, seven_hours_ago))
         secret = cache / f".secret.{dead.name.rsplit('.', 1)[1]}"  # the machine key's, by the same dead process
         secret.write_bytes(b"half a key")
+        from pnpgen import usercache
+
+        (cache / usercache.TAG).write_bytes(usercache.TAG_TEXT)  # pnpgen's own (its first write marks it): files
+        # put in it since do not make it a stranger's
         mine = [yaml / f".{ENTRY}.notes", yaml / "notes.txt", cache / ".secret.txt"]  # not pnpgen's temporaries
         for path in mine:
             path.write_bytes(b"mine")

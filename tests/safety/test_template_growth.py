@@ -41,8 +41,8 @@ GROWTH = {
                                  "extend()"),
     "escape filter again and again": ("{{ ('&' * 9000000)|forceescape|forceescape }}", "the filter forceescape"),
     # bytes, which no bound measured: (1).to_bytes(10**9, 'big') and 'x'.encode() * 10**9 took a gigabyte each
-    "bytes from a number": ("{{ (1).to_bytes(10**8, 'big')|length }}", "attribute 'to_bytes' of 'int' object is unsafe"),
-    "bytes from a text": ("{{ ('x'.encode() * 10**8)|length }}", "attribute 'encode' of 'str' object is unsafe"),
+    "bytes from a number": ("{{ (1).to_bytes(10**8, 'big')|length }}", "a number's 'to_bytes' is closed to templates: it makes bytes"),
+    "bytes from a text": ("{{ ('x'.encode() * 10**8)|length }}", "a text's 'encode' is closed to templates: it makes bytes"),
 }
 # A loop within its budget whose every turn works through a long text (each within MAX_FACE_CHARS)
 # ran for hours; these few thousand turns took seconds, and built. Each is stopped within a few turns.

@@ -17,6 +17,7 @@ from pnpgen.data.model import Game
 from pnpgen.data.yamlsrc import load_yaml
 from pnpgen.errors import NAME_BYTES, PATH_BYTES, InputError, ValueMistake, suggest, too_long
 from pnpgen.faces import builtin
+from pnpgen.faces.budget import BYTES_MAKERS
 from pnpgen.faces.face import Face
 from pnpgen.faces.jinjahints import macro_called, nearly
 from pnpgen.faces.pieceview import MissingField
@@ -32,6 +33,11 @@ def _words(e: BaseException) -> str:
 
 
 _UNDEFINED = later(r"^'(\w+)' is undefined")
+_UNSAFE = later(r"^access to attribute '([^']*)' of '([^']*)' object is unsafe")  # Jinja's sandbox's words
+# the objects a template holds, named as a designer knows them (Python's class names are pnpgen's insides)
+_OWNER_WORDS = {"PieceView": "the piece", "FieldText": "a text", "str": "a text", "Markup": "a text", "int": "a number",
+                "float": "a number", "dict": "a mapping", "list": "a list", "tuple": "a list", "function": "a helper",
+                "type": "a type", "method": "a helper", "builtin_function_or_method": "a helper"}
 # what a template writer reaches for to place things round a centre (templates have none of them)
 TRIGONOMETRY = frozenset({"sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sqrt", "hypot", "radians", "degrees", "pi", "math"})
 # "textbox() got an unexpected keyword argument 'colour'"; a helper made inside another is named by
@@ -117,6 +123,16 @@ class RenderFailure:
             name, arguments = macro
             message, key = _words(e) + nearly(str(e), arguments), None
             expected = f"macro {name}({', '.join(arguments)}), as docs/data-format.md gives it"
+        elif isinstance(e, jinja2.exceptions.SecurityError) and (closed := _UNSAFE.match(str(e))) is not None:
+            attribute, owner = closed.groups()
+            what = _OWNER_WORDS.get(owner, "a value")
+            fields = [k for k in face.piece.values]
+            why = ("it makes bytes, which no face prints" if attribute in BYTES_MAKERS else
+                   "Python's insides (a name starting with _, an object's methods that reach them) are never read in "
+                   "Jinja's sandbox")
+            message, key = f"{what}'s {attribute!r} is closed to templates: {why}", None
+            expected = (f"a field of the piece ({', '.join(f'piece.{k}' for k in fields[:4]) or 'the deck declares none'}), "
+                        "a text's filters (|upper, |replace, |length), and the helpers docs/data-format.md lists")
         elif isinstance(e, RecursionError):  # a template including or extending itself, a macro calling itself
             message, key = "the template calls itself without end (an include, extends or macro that leads back to it)", None
             expected = ("an include or extends naming another template, and a macro that calls itself only "
