@@ -160,7 +160,11 @@ def home_sheets(deck: DeckSheets, layout: SheetLayout | NestLayout | SlotLayout,
                 m, clip, _ = slot(i - start, "back", shape_at(i))
                 back.items.append(PlaceFace(deck.backs[i], m, size(i), deck.art_bleed_mm, clip=clip))
             sides.append(("back", back, back_marks))
-        stamp = deck.stamp_of([*(deck.fronts[i] for i in chunk), *(deck.backs[i] for i in chunk if deck.backs)])
+        # the fronts page's stamp hashes the whole sheet's faces; the backs page's, the backs it prints:
+        # a count edit moving the cards of a deck with one back keeps the backs pages' bytes
+        stamps = {"front": deck.stamp_of([*(deck.fronts[i] for i in chunk), *(deck.backs[i] for i in chunk if deck.backs)])}
+        if deck.backs is not None:
+            stamps["back"] = deck.stamp_of([deck.backs[i] for i in chunk])
         for side, page, page_marks in sides:
             page.side = side
             page.items.extend(page_marks)
@@ -172,7 +176,7 @@ def home_sheets(deck: DeckSheets, layout: SheetLayout | NestLayout | SlotLayout,
             if deck.backs is not None and sb < need - 1e-9:
                 words += " · " + msg("sheet.bleed_short", lang, need=f"{round(need, 2):g}")  # 1.25, not 1.2
             at = layout.slug_y(sheet) if isinstance(layout, SlotLayout) else None  # a stock's slots may take the top
-            page.items.extend(slug(words, note, stamp, layout.paper_mm, sheet, font, measure, lang, y=at))
+            page.items.extend(slug(words, note, stamps[side], layout.paper_mm, sheet, font, measure, lang, y=at))
             pages.append(page)
     return pages
 
