@@ -12,7 +12,7 @@ from pnpgen.data import validate
 from pnpgen.data.model import Deck
 from pnpgen.data.workspace import Workspace
 from pnpgen.data.yamlsrc import Located, load_yaml
-from pnpgen.errors import InputError, Where, contained, not_a_file, suggest, too_long
+from pnpgen.errors import InputError, contained, not_a_file, suggest, too_long
 from pnpgen.impose.booklet import A5
 from pnpgen.pdf.black import RULE, BlackRule
 from pnpgen.pdf.pdfx import OutputCondition
