@@ -84,6 +84,21 @@ def test_each_mistake_of_a_list_is_told_at_its_line_with_exit_2(tmp_path, capsys
         assert f"data/test/decks/{said}" in err and err.count("\n") == 1 and "Traceback" not in err, err
 
 
+def test_a_set_number_typed_without_its_zeros_is_offered_first(tmp_path, capsys):
+    """trial83: a starter deck of a 150-card sheet listing ``SM-5`` was offered SM-150, SM-145 and
+    SM-135 (as near as SM-005 to difflib); the number written without its leading zeros (or in the
+    other case) is offered first."""
+    sheet = DECK_YAML.replace("  text: text\n", "  text: text\n  id: text\nunique: id\n") + "".join(
+        f"  - {{id: SM-{i:03d}, name: カード{i}, text: 本文{i}}}\n" for i in (5, 135, 145, 150))
+    ws = make_workspace(tmp_path / "ws", deck=sheet)
+    starter = ws / "data" / "test" / "decks" / "starter.yaml"
+    for typed in ("SM-5", "sm-05"):
+        starter.write_text(f"name: スターター\nfrom: cards\nlist:\n  {typed}: 3\n", encoding="utf-8")
+        capsys.readouterr()
+        assert run(ws, "check", "--game", "test") == 2
+        assert f"has id '{typed}'; nearest: SM-005" in capsys.readouterr().err, typed
+
+
 def test_a_list_from_a_copy_passed_over_says_it_is_one(tmp_path, capsys):
     """hostile39: a list naming 'cards (1)', a browser's copy of cards.yaml beside it, was told 'no
     deck in this game' of the file there: it says the file is passed over as a copy, and of what."""

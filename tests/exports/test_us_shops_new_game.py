@@ -61,3 +61,40 @@ def test_an_inch_shop_taking_none_of_the_poker_decks_names_the_size_and_each_dec
     assert run(folder, "export", "--game", "party", "--preset", "thegamecrafter") == 0
     left = [line for line in capsys.readouterr().err.splitlines() if "left out: deck 'dares'" in line]
     assert len(left) == 1 and left[0].endswith("; or, with no --fit, size: [2.5in, 3.5in] in data/party/decks/dares.yaml")
+
+
+def test_a_starter_deck_list_is_sized_in_its_card_sheets_deck_file_which_the_export_names(tmp_path, capsys):
+    """A starter deck (``from: cards``) sent to DriveThruCards: the error asked for the shop's size in
+    the card deck's file *and* the list's, whose ``size:`` is refused (a list prints its cards as
+    the deck it lists draws them: trial83). It names the card deck's file alone, and that size
+    written there exports both decks at the shop's poker size."""
+    import pypdf
+
+    folder = tmp_path / "majo"
+    folder.mkdir()
+    assert run(folder, "new", "majo", "--kind", "cards") == 0
+    decks = folder / "data" / "majo" / "decks"
+    (decks / "cards.yaml").write_text(
+        "name: 魔女カード\nlayout: card-poker\nunique: footer\npieces:\n"
+        "  - {footer: SM-001, title: 星の魔女, text: カードを１枚引く。, count: 2}\n"
+        "  - {footer: SM-002, title: 月の使い魔, text: 魔力を１得る。}\n", encoding="utf-8")
+    (decks / "starter.yaml").write_text("name: スターター\nfrom: cards\nlist: {SM-002: 3, SM-001: 1}\n", encoding="utf-8")
+    capsys.readouterr()
+    assert run(folder, "export", "--game", "majo", "--preset", "drivethrucards") == 2
+    err = capsys.readouterr().err
+    assert err.splitlines()[-1] == ("   or, with no --fit, the shop's size in the deck file: size: [2.5in, 3.5in] in "
+                                    "data/majo/decks/cards.yaml)"), err
+    assert run(folder, "export", "--game", "majo", "--preset", "drivethrucards", "--deck", "starter") == 2
+    assert capsys.readouterr().err.startswith("pnpgen: error: data/majo/decks/cards.yaml: ")  # not starter.yaml
+    # the advice followed: both decks at the shop's poker page, 2.75 × 3.75 in with its bleed
+    cards = (decks / "cards.yaml").read_text(encoding="utf-8")
+    (decks / "cards.yaml").write_text(cards.replace("layout: card-poker\n", "layout: card-poker\nsize: [2.5in, 3.5in]\n"),
+                                      encoding="utf-8")
+    assert run(folder, "export", "--game", "majo", "--preset", "drivethrucards") == 0
+    out = folder / "build" / "majo" / "drivethrucards"
+    for name, pages in (("cards.pdf", 6), ("starter.pdf", 8)):
+        reader = pypdf.PdfReader(out / name)
+        assert len(reader.pages) == pages  # a back and a front a copy
+        for page in reader.pages:
+            assert [round(float(v), 2) for v in page.mediabox] == [0, 0, 198, 270]
+            assert [round(float(v), 2) for v in page.trimbox] == [9, 9, 189, 261]

@@ -1001,6 +1001,25 @@ def test_a_text_on_a_filled_frame_is_read_on_the_frames_fill(tmp_path):
     assert fill_colours(unique.read_bytes(), 0)[chars.index("海")] == (0xfb, 0xf8, 0xf1)
 
 
+def test_a_title_whose_letters_stand_on_a_shrunk_band_keeps_its_white(tmp_path):
+    """trial83: a life board from ``board`` with its band shrunk to 12 mm (``band: {h: 12}``) under
+    the 16 mm title box printed its 16 pt title in the dark ``ink`` on the dark accent band: the
+    band was no ground, as it is not under the whole box. The letters, one line in the box's middle,
+    stand on the band: the title stays white. Moved down off the band (``valign: bottom``), its
+    letters stand on the paper, and the white turns ``ink`` as before."""
+    from rulebook.test_rulebook_english import fill_colours
+
+    deck = ("name: ライフ\nlayout:\n  extends: board\n  size: [180, 60]\n  boxes:\n    art: null\n    text: null\n"
+            "    band: {h: 12}\n    title: {size: 16}\npieces:\n  - {title: 魔女}\n")
+    for name, written, colour in (("band", deck, (0xff, 0xff, 0xff)),
+                                  ("off", deck.replace("{size: 16}", "{size: 16, valign: bottom}"), (0x22, 0x22, 0x22))):  # (the game's ink)
+        root = make_workspace(tmp_path / name, deck=written)
+        assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+        unique = root / "build" / "test" / "shop" / "cards-unique.pdf"
+        chars = texts(unique)[0]
+        assert fill_colours(unique.read_bytes(), 0)[chars.index("魔")] == colour, name
+
+
 def test_an_icons_box_prints_its_icons_in_its_colour(tmp_path):
     """trial57: a terrain icon on a dark hex tile printed black, as icon() draws an icon's
     currentColor, and an icons box took no colour (an error at its line). An icons box's ``colour:``

@@ -16,6 +16,7 @@ allies, events]`` (``_drawn_alike``), each number found in the one of them that 
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -155,7 +156,8 @@ def listed_deck(doc: Located, data: dict, path: Path, decks: DeckLookup | None,
         if name not in by_id:
             import difflib  # (only for a mistake)
 
-            near = difflib.get_close_matches(name, list(by_id), n=3, cutoff=0.5)
+            same = [c for c in by_id if _unpadded(c) == _unpadded(name)]  # SM-5 for SM-005: that one first
+            near = (same + [c for c in difflib.get_close_matches(name, list(by_id), n=3, cutoff=0.5) if c not in same])[:3]
             copy = next((c for s in sources if (c := _copy_holding(s, field, name, game_root))), None)
             raise rows.error(entry.at, f"no piece of {named} has {field} {name!r}" +
                              (f"; nearest: {', '.join(near)}" if near and not copy else "") +
@@ -189,6 +191,13 @@ def listed_deck(doc: Located, data: dict, path: Path, decks: DeckLookup | None,
         raise doc.error(("list",), f"the deck prints {copies:,} copies",
                         f"at most {v.COUNT[1]:,} copies in one deck (split it into several decks)")
     return deck
+
+
+def _unpadded(number: str) -> str:
+    """A set number as a designer may type it, its numbers without their leading zeros and its
+    letters in either case (``sm-5`` for ``SM-005``): a list naming ``SM-5`` was offered SM-150,
+    SM-145 and SM-135, as near as SM-005 to difflib (trial83)."""
+    return re.sub(r"\d+", lambda m: str(int(m.group())), number).casefold()
 
 
 @dataclass(frozen=True)

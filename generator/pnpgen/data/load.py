@@ -233,6 +233,6 @@ def check_bleed(game: Game, bleed_mm: float) -> None:
         try:
             piecesize.bleed_fits(bleed_mm, *deck.trim_mm)
         except v.Invalid as e:
-            where = deck.size_where or Where(deck.source)
+            where = deck.size_at
             raise InputError(e.message, path=where.path, line=where.line, column=where.column,
                              key="format" if deck.format != "custom" else "size", expected=e.expected) from None

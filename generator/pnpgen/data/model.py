@@ -339,6 +339,15 @@ class Deck:
         both sides and gives the size; line 1 of a deck ``pnpgen new`` wrote is a comment), else line 1."""
         return self.template_where.get(side or "") or self.layout_where or Where(self.source, 1)
 
+    @property
+    def size_at(self) -> Where:
+        """Where the deck's size is written, or is to be written: its ``size:``/``format:`` line, else
+        the file of the deck whose layout sizes it — a deck list's source deck's (a list takes no
+        ``size:``: an export that sent the designer to write one there had it refused: trial83)."""
+        if self.size_where is not None:
+            return self.size_where
+        return Where(self.where().path if self.listed else self.source)
+
     def where_about(self, line: Where | None) -> Where:
         """Where a warning about the whole deck starts when one line of a template deck's file is
         what it is about (its ``name:``, ``size:``, ``back:``; line 1 is often a comment); a layout

@@ -125,7 +125,7 @@ def _box_too_big(deck: Deck, box: TuckBox, sheet: SheetOptions) -> InputError:
     offers = ([f"{asked.format(holds[0])} (its net fits there)"] if holds else []) + (
         [f"a box at most {deep:g} mm deep inside (fewer or thinner cards: box: {{count: …}} or {{thickness: …}})"]
         if deep >= 3 else ["smaller cards (box: {cards: …})"])
-    where = deck.size_where or Where(deck.source)  # the deck's box:, else the deck (its layout's box)
+    where = deck.size_at  # the deck's box:, else the deck (its layout's box)
     return InputError(f"deck {deck.id!r}: its tuck box ({box.w:g}×{box.h:g}×{box.d:g} mm inside) has a {w:g}×{h:g} "
                       f"mm net, which does not fit on {sheet.paper.upper()} inside a {m:g} mm margin", path=where.path,
                       line=where.line, column=where.column, key="box" if deck.size_where else None,
@@ -135,7 +135,7 @@ def _box_too_big(deck: Deck, box: TuckBox, sheet: SheetOptions) -> InputError:
 def _at_size(message: str, deck: Deck, expected: str) -> InputError:
     """A deck too large for the paper, said at the size the deck file gives (a size written in the
     wrong unit, 22cm for 22 mm, shows there), else at the deck file (a layout's size)."""
-    where = deck.size_where or Where(deck.source)
+    where = deck.size_at
     return InputError(message, path=where.path, line=where.line, column=where.column,
                       key="size" if deck.format == "custom" else "format", expected=expected)
 

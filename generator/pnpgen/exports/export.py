@@ -619,7 +619,8 @@ def _takes_all(preset: Preset, left_out: list[LeftOut]) -> list[str]:
     own = [f"{way} {' '.join('--deck ' + shlex.quote(d) for d in ids)} (takes {', '.join(map(repr, ids))});"
            for way, ids in refits.items()]
     resized = [o.error for o in left_out if o.error.resize]
-    resize = [f"or, with no --fit, the shop's size in the deck file{'s' if len(resized) > 1 else ''}: "
+    files = {(e.path, e.line) for e in resized}  # (a deck list's size is its source deck's: one file for both)
+    resize = [f"or, with no --fit, the shop's size in the deck file{'s' if len(files) > 1 else ''}: "
               + _sizes_at(resized)] if resized else []  # the shop's own size, written once in each deck file, prints them with no --fit
     return [*own, "for every deck: " + ", ".join(common) + ", or pnpgen build's shop/ files (any size, RGB)" + (";" if resize else ""),
             *resize]
@@ -631,8 +632,8 @@ def _sizes_at(resized: list[NotTaken]) -> str:
     sizes said "(size: [2.5in, 3.5in])" after each file."""
     at: dict[str, list[str]] = {}
     for e in resized:
-        if e.path is not None:
-            at.setdefault(e.resize, []).append(place(e.path, e.line, e.column))
+        if e.path is not None and (said := place(e.path, e.line, e.column)) not in at.get(e.resize, []):
+            at.setdefault(e.resize, []).append(said)
     return "; ".join(f"{size} in {', '.join(places)}" for size, places in at.items())
 
 

@@ -12,7 +12,7 @@ from pnpgen.data import validate
 from pnpgen.data.model import Deck
 from pnpgen.data.workspace import Workspace
 from pnpgen.data.yamlsrc import Located, load_yaml
-from pnpgen.errors import InputError, Where, contained, not_a_file, suggest, too_long
+from pnpgen.errors import InputError, contained, not_a_file, suggest, too_long
 from pnpgen.impose.booklet import A5
 from pnpgen.pdf.black import RULE, BlackRule
 from pnpgen.pdf.pdfx import OutputCondition
@@ -466,7 +466,7 @@ def fit_deck(preset: Preset, deck: Deck, fit: str | None) -> Fitted:
     limit = FIT_LIMIT_OF_BLEED * nearest.bleed
     adapted = {mode: _adapt(nearest, size, mode, turned) for mode in FITS}
     works = [mode for mode in FITS if adapted[mode][1] <= limit + 1e-9]
-    at = deck.size_where or Where(deck.source)  # the deck's size: (else its file: the layout's size)
+    at = deck.size_at  # the deck's size: (else the file whose layout sizes it)
     if fit is None:
         if works:
             fw, fh = trims[nearest.name]
