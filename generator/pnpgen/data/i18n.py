@@ -299,8 +299,11 @@ class Translations:
         columns = {h: (f, lang) for h, (f, lang) in columns.items() if lang in self.languages}
         if not columns:
             if self.lang != self.default:
-                self.missing.append(Missing(Where(sheet.path), "", f"no {self.lang} column in this sheet; "
-                                                                   f"printed in {self.default} as written"))
+                self.missing.append(Missing(Where(sheet.path, None, None, getattr(sheet, "sheet", None)), "",
+                                            f"no {self.lang} column in this sheet; printed in {self.default} as "
+                                            f"written (a translation is a column beside its text, title.{self.lang} "
+                                            f"beside title; or, kept on a worksheet of their own, named in the "
+                                            f"deck file: pieces: {{…, translations: {{{self.lang}: {{sheet: …}}}}}})"))
             return [self._said(raw) if isinstance(raw, dict) else raw for raw in pieces], []
         translated = {f for f, _ in columns.values()}
         self._plain_columns(sheet, pieces, [h for h in getattr(sheet, "headers", []) if h and h not in columns
