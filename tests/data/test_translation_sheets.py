@@ -104,3 +104,18 @@ def test_a_mistake_in_the_translations_line_is_told_at_its_line(tmp_path, capsys
     assert run(ws, "check", "--game", "test", "--lang", "en") == 2
     err = capsys.readouterr().err
     assert said in err and err.count("\n") == 1, err
+
+
+def test_a_worksheet_named_alone_reads_headers_that_are_the_fields_names(tmp_path, capsys):
+    """``translations: {en: English}``: the worksheet alone, its headers the fields' own names."""
+    deck = DECK.replace("    en: {sheet: English, columns: {番号: number, Card: name, Effect: text}}\n", "    en: English\n")
+    ws = workspace(tmp_path / "ws", english=[("number", "name", "text"), ("M03", "Ring", "Sell a gem.")])
+    (ws / "data" / "test" / "decks" / "market.yaml").write_text(deck, encoding="utf-8")
+    book = openpyxl.load_workbook(ws / "data" / "test" / "decks" / "market.xlsx")
+    book["English"].delete_rows(1)  # the row of the default headers (番号, Card, Effect) gone: number, name, text head it
+    book.save(ws / "data" / "test" / "decks" / "market.xlsx")
+    assert run(ws, "build", "--game", "test", "--lang", "en") == 0, capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "market.xlsx:2 in worksheet 市場: pieces.1.name.en: no en translation; printed in ja marked 〔ja〕" in err, err
+    front = "".join(texts(ws / "build" / "test" / "en" / "market.pdf")[0].split())
+    assert front.count("Ring") == 3 and "指輪" not in front and front.count("〔ja〕干物") == 2, front

@@ -409,6 +409,8 @@ class Translations:
     def _walk(self, doc: Located, value: Any, keypath: tuple, found: list[int]) -> Any:
         if keypath == ("rulebook",) and doc.path.name == "game.yaml":
             return value  # its figures' texts per language are the rulebook's to pick and warn of (rulebook/figures.py)
+        if keypath == ("pieces", "translations"):
+            return value  # a worksheet per language ({en: English}), no text (data/translationsheets.py)
         if not isinstance(value, (dict, list)):  # a text or a number (a thousand cards' values): no translation in it
             return placeholder_said(value, self.lang) if isinstance(value, str) else value
         if isinstance(value, dict) and self._is_translation(value):

@@ -36,13 +36,13 @@ class _Under(Located):
         return said
 
 
-def _under(doc: Located, lang: str) -> _Under:
+def _under(doc: Located, lang: str, spec: dict) -> _Under:
     base = ("pieces", "translations", lang)
 
     def moved(marks: dict) -> dict:
         return {("pieces", *kp[3:]): m for kp, m in marks.items() if kp[:3] == base}
 
-    return _Under(doc.path, {"pieces": doc.data["pieces"]["translations"][lang]}, moved(doc.value_marks),
+    return _Under(doc.path, {"pieces": spec}, moved(doc.value_marks),
                   moved(doc.key_marks), base=base)
 
 
@@ -67,13 +67,15 @@ def add_translations(doc: Located, sdoc: SheetDoc, pieces: list[dict], fields: d
             raise doc.error(at, f"{clipped(str(lang))!r} is not one of the game's languages besides {default} "
                             f"(languages: [{listed}])", f"a language game.yaml's languages: lists besides {default}, "
                             f"its texts translated there, e.g. {EXAMPLE} (languages: [{default}, en])", key=True)
+        if isinstance(tspec, str):  # en: English, the worksheet alone (its headers the fields' names)
+            tspec = {"sheet": tspec}
         if not isinstance(tspec, dict) or not isinstance(tspec.get("sheet"), str):
             raise doc.error(at, f"translations.{lang} names the worksheet of its texts", EXAMPLE)
         unknown = next((k for k in tspec if k not in ("sheet", "columns")), None)
         if unknown is not None:
             raise doc.error(at + (unknown,), f"unknown key in translations.{lang}",
                             "sheet: (the worksheet) and columns: (its headers in the sheet's own words)", key=True)
-        sub = _under(doc, lang)
+        sub = _under(doc, lang, tspec)
         columns = columns_of(sub, fields) if "columns" in tspec else None
         rows, found = sheet_pieces(sub, sdoc, tspec["sheet"], fields, books, columns)
         _fold(rows, found, lang, sdoc, pieces)
