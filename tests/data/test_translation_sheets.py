@@ -119,3 +119,18 @@ def test_a_worksheet_named_alone_reads_headers_that_are_the_fields_names(tmp_pat
     assert "market.xlsx:2 in worksheet 市場: pieces.1.name.en: no en translation; printed in ja marked 〔ja〕" in err, err
     front = "".join(texts(ws / "build" / "test" / "en" / "market.pdf")[0].split())
     assert front.count("Ring") == 3 and "指輪" not in front and front.count("〔ja〕干物") == 2, front
+
+
+def test_a_changed_english_text_is_named_by_its_header_on_the_english_worksheet(tmp_path, capsys):
+    """pnpgen diff's changelog names a text edited on the English worksheet by that sheet's header
+    (``Effect``), as it names one of the card sheet by its own (``効果``), not as ``text.en``."""
+    ws = workspace(tmp_path / "ws")
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0, capsys.readouterr().err
+    book = openpyxl.load_workbook(ws / "data" / "test" / "decks" / "market.xlsx")
+    book["English"]["C2"] = "Sell two gems."  # (M03's row: English lists the cards last first)
+    book.save(ws / "data" / "test" / "decks" / "market.xlsx")
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0, capsys.readouterr().err
+    capsys.readouterr()
+    assert run(ws, "diff", "--game", "test", "v1", "latest") == 0
+    out = capsys.readouterr().out
+    assert "- 指輪：Effect：“Sell a gem.” → “Sell two gems.”" in out, out

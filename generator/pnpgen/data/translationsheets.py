@@ -116,6 +116,8 @@ def _fold(rows: SheetDoc, found: list[dict], lang: str, sdoc: SheetDoc, pieces: 
                              expected="each text's translation in one place")
         placed[name] = OtherColumn(rows.sheet or "", rows.header_row, col, rows.label(header), {})
         sdoc.headers.append(name)
+        if rows.label(header) != header:  # (pnpgen diff names a changed text.en by its header there: Effect)
+            sdoc.labels[name] = rows.label(header)
     done: dict[int, int] = {}
     for t, row in enumerate(found):
         value = str(row.get(key, "")).strip()
