@@ -81,6 +81,12 @@ def test_an_empty_cell_of_the_english_worksheet_is_a_missing_translation_told_at
     # a card translated twice
     ([("M01", "Dried fish", "Sell fish."), ("M01", "Fish", "Sell.")],
      "market.xlsx:3:1: 番号 (column A) in worksheet English: 'M01' is translated twice, in rows 2 and 3"),
+    # no number: the English names first, which name no card of 市場 (told to put the number first, not
+    # to write the Japanese name there)
+    ([("Dried fish", "Sell fish."), ("Pepper", "Sell spice.")],
+     "market.xlsx:1:1: 番号 (column A) in worksheet English: no value of its first column, 番号, names a card of "
+     "worksheet 市場: the first column says which card each row translates, by a value the same in both sheets "
+     "(expected a first column holding each card's 番号, as worksheet 市場 does"),
     # a mistake in a translated text: at its cell of English, not 市場's
     ([("M01", "Dried fish", "Sell {sheild}.")], "market.xlsx:2:3: Effect (column C) in worksheet English: unknown icon {sheild}"),
 ])

@@ -17,7 +17,7 @@ from pnpgen.data.spreadsheets import OtherColumn, SheetDoc, sheet_pieces
 from pnpgen.data.workbooks import Workbooks, column_letter
 from pnpgen.data.yamlsrc import Located, keyname
 from pnpgen.errors import InputError
-from pnpgen.safetext import clipped
+from pnpgen.safetext import clipped, written_in_cjk
 
 EXAMPLE = "translations: {en: {sheet: English}}"
 
@@ -81,6 +81,13 @@ def add_translations(doc: Located, sdoc: SheetDoc, pieces: list[dict], fields: d
         _fold(rows, found, lang, sdoc, pieces)
 
 
+def _names_each(pieces: list[dict], field: str) -> bool:
+    """Whether every piece has its own value of ``field``, written in no script a translation
+    changes (a card number, ``M01``): what a translation sheet's first column can name it by."""
+    values = [str(p.get(field, "")).strip() for p in pieces]
+    return all(values) and len(set(values)) == len(values) and not any(written_in_cjk(v) for v in values)
+
+
 def _fold(rows: SheetDoc, found: list[dict], lang: str, sdoc: SheetDoc, pieces: list[dict]) -> None:
     """The translation sheet's rows into the card sheet's pieces, each matched by its first column."""
     key = rows.headers[0]
@@ -118,6 +125,15 @@ def _fold(rows: SheetDoc, found: list[dict], lang: str, sdoc: SheetDoc, pieces: 
         sdoc.headers.append(name)
         if rows.label(header) != header:  # (pnpgen diff names a changed text.en by its header there: Effect)
             sdoc.labels[name] = rows.label(header)
+    if found and not any(str(row.get(key, "")).strip() in by_key for row in found):  # Name first: a translated text
+        other = next((sdoc.label(h) for h in sdoc.headers if h and h != "count" and "." not in h
+                      and _names_each(pieces, h)), None) or "number"
+        raise InputError(f"no value of its first column, {rows.label(key)}, names a card of worksheet "
+                         f"{sdoc.sheet or sdoc.worksheet}: the first column says which card each row translates, by "
+                         "a value the same in both sheets", path=rows.path, line=rows.header_row, column=1,
+                         key=f"{rows.label(key)} (column A) in {where}",
+                         expected=f"a first column holding each card's {other}, as worksheet "
+                         f"{sdoc.sheet or sdoc.worksheet} does (a card number is best: it is never translated)")
     done: dict[int, int] = {}
     for t, row in enumerate(found):
         value = str(row.get(key, "")).strip()
