@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import DECK_YAML, make_workspace, run
+from conftest import DECK_YAML, GAME_YAML, make_workspace, run
 
 FIELDS = DECK_YAML.replace("  text: text\n", "  text: text\n  effect: text\n")
 
@@ -183,3 +183,23 @@ def test_the_quoted_text_the_hint_gives_loads_as_written(tmp_path, capsys):
     from pnpgen.data.workspace import Workspace
 
     assert load_game(Workspace(ws2), "test").decks[0].pieces[0].values["effect"] == "港で売ると**2{vp}**を得る。"
+
+
+def test_a_comma_in_a_text_by_language_is_told_the_text_in_quotes(tmp_path, capsys):
+    """trial82: ``text: {ja: 置く。, en: Place them on the wharf, market and shipyard.}`` — YAML ends the
+    English text at ', ' and reads ``market and shipyard.`` as a key with no value; the error was
+    "{ja: …, en: Place them on t... is not a valid text (expected text)". It names the key at its
+    line and column, what the comma did, and the text in quotes to write; so written, the deck loads."""
+    game = "languages: [ja, en]\n" + GAME_YAML
+    piece = "  - {name: 港, text: {ja: 置く。, en: Place them on the wharf, market and shipyard.}}\n"
+    ws = make_workspace(tmp_path / "a", deck=FIELDS + piece, game=game)
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert "cards.yaml:10:60: pieces.1.text.market and shipyard.: 'market and shipyard.' is not one of the game's " \
+           "languages: the ', ' before it ended the text of 'en' (expected the text in quotes: " \
+           "en: \"Place them on the wharf, market and shipyard.\")" in err, err
+    assert "Traceback" not in err and err.count("\n") == 1, err
+    fixed = piece.replace("en: Place them on the wharf, market and shipyard.",
+                          'en: "Place them on the wharf, market and shipyard."')
+    ws = make_workspace(tmp_path / "b", deck=FIELDS + fixed, game=game)
+    assert run(ws, "check", "--game", "test", "--lang", "en") == 0, capsys.readouterr().err

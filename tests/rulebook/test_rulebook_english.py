@@ -410,9 +410,9 @@ STEP_TEXTS = ["Draw a card from the pile.",
               "Discard down to five cards. Then the player on your left takes a turn."]
 
 
-@pytest.mark.parametrize("style", ["{n}. {t}", "{n}) {t}", "Step {n}: {t}"])
+@pytest.mark.parametrize("style", ["{n}. {t}", "{n}) {t}", "Step {n}: {t}", "{n}: {t}"])
 @pytest.mark.parametrize("between", ["\n", "\n\n"])
-def test_one_sentence_steps_parse_as_steps_in_three_numbering_styles(style, between):
+def test_one_sentence_steps_parse_as_steps_in_four_numbering_styles(style, between):
     steps = between.join(style.format(n=n, t=t) for n, t in enumerate(STEP_TEXTS, start=1))
     doc = parse(STEPS_DRAFT.format(steps=steps), "en")
     assert [(s.number, s.title) for s in doc.steps] == [
@@ -473,6 +473,23 @@ def test_a_step_titled_on_its_line_takes_the_lines_under_it_as_its_body(indent):
         (1, "Place the board"), (2, "Draw a tile"), (3, "Give every player a score marker and two resource markers")]
     assert [[c.text for c in s.children] for s in doc.steps] == [
         ["Put the score board in the middle of the table."], ["Take the top tile of the stack."], []]
+
+
+def test_steps_numbered_as_a_japanese_draft_numbers_them_are_steps_in_its_english_edition():
+    """trial82: a Japanese designer's draft.en.txt wrote its steps as its draft.txt does, ``1: Placement``
+    (「１：配置」) with the text under it; each was read as a ``Term: text`` item, so the book had no
+    step 3.1 in its contents and its quick reference said the turn sequence was not in the draft,
+    with no warning. ``1: Title`` is a step; a time, ``10:30 the market opens.``, is none (the last
+    step's paragraph, as a titled step keeps the paragraphs under it)."""
+    steps = ("1: Placement\nPlace one merchant at a time on a free space.\n- Wharf: gain 1 fish.\n"
+             "2: Income\nEach player uses their buildings.\n3: Tidy up\nTake your merchants back.\n\n"
+             "10:30 the market opens.")
+    doc = parse(STEPS_DRAFT.format(steps=steps), "en")
+    assert [(s.number, s.title, s.sentence) for s in doc.steps] == [
+        (1, "Placement", ""), (2, "Income", ""), (3, "Tidy up", "")]
+    assert [[getattr(c, "text", None) for c in s.children] for s in doc.steps] == [
+        ["Place one merchant at a time on a free space.", "Wharf: gain 1 fish."],
+        ["Each player uses their buildings."], ["Take your merchants back.", "10:30 the market opens."]]
 
 
 def test_a_one_sentence_step_listing_what_it_deals_after_a_colon_is_an_instruction():

@@ -45,6 +45,7 @@ from pnpgen.data.piecevalues import (
 )
 from pnpgen.data.sheetlayouts import SheetStock, load_sheet
 from pnpgen.data.spreadsheets import SUFFIXES, SheetDoc, read_pieces
+from pnpgen.data.translationsheets import add_translations
 from pnpgen.data.unique import refuse_repeats
 from pnpgen.data.validate import Invalid
 from pnpgen.data.workbooks import Workbooks
@@ -440,6 +441,9 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
     rows: Source = doc  # where the pieces are written: this YAML file, or a spreadsheet (sheets.py)
     if isinstance(pieces, dict):
         rows, pieces = read_pieces(doc, path, game.root, fields, books)
+        if "translations" in data["pieces"]:  # a worksheet per language (data/translationsheets.py)
+            default = game.translations.default if game.translations is not None else game.languages[0]
+            add_translations(doc, rows, pieces, fields, game.languages, default, books)
         if rows.hidden:  # as a hidden sheet is passed over, a hidden row may be taken for one left out
             one = len(rows.hidden) == 1
             game.notes.append(f"{rows.path}:{rows.hidden[0]}: {rows_said(rows.hidden)}, hidden in the office program, "

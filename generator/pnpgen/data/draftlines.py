@@ -13,7 +13,9 @@ _HASH = re.compile(r"^(#{1,6})\s+(\S.*?)\s*#*\s*$")
 _CHAPTER = later(r"^(?:chapter|part)\s+(\d+|[ivxlc]+)\b\s*[.:—–-]?\s*(.*)$", re.I)
 _SUBNUMBER = later(r"^(\d+)\.(\d+)(?:\.(\d+))?\.?\s+(\S.*)$")
 _NUMBERED = re.compile(r"^(\d+)\.\s+(\S.*)$")
-_STEP = later(r"^(?:(\d+)\)|step\s+(\d+)\s*[:.)—–-])\s*(\S.*)$", re.I)
+# a step: ``1) Draw``, ``Step 1: Draw``, and ``1: Draw`` as a Japanese draft writes its steps (「１：配置」),
+# a number and a colon before a space (``10:30`` is a time, not step 10)
+_STEP = later(r"^(?:(\d+)\)|(\d+):(?=\s)|step\s+(\d+)\s*[:.)—–-])\s*(\S.*)$", re.I)
 _BULLET = later(r"^([-*•])\s+(\S.*)$")
 _SENTENCE_END = (".", "!", "?", ":", ";", ",")
 # two or more spaces inside a line: where an aligned table's columns part

@@ -35,7 +35,7 @@ from pnpgen.data.markup import MISSING_COLOUR, without_icons
 from pnpgen.data.model import LATIN_GAP, PLACEHOLDER_COLOUR, UNSHOWN_FIELD, placeholder_said
 from pnpgen.data.optionvalues import LANGUAGE_EXPECTED
 from pnpgen.data.validate import show
-from pnpgen.data.yamlhint import flow
+from pnpgen.data.yamlhint import cut_text, flow, quoted
 from pnpgen.data.yamlsrc import Located, keyname, load_yaml
 from pnpgen.errors import InputError, Where
 from pnpgen.fonts import LATIN_FONTS, locate
@@ -299,8 +299,11 @@ class Translations:
         columns = {h: (f, lang) for h, (f, lang) in columns.items() if lang in self.languages}
         if not columns:
             if self.lang != self.default:
-                self.missing.append(Missing(Where(sheet.path), "", f"no {self.lang} column in this sheet; "
-                                                                   f"printed in {self.default} as written"))
+                self.missing.append(Missing(Where(sheet.path, None, None, getattr(sheet, "sheet", None)), "",
+                                            f"no {self.lang} column in this sheet; printed in {self.default} as "
+                                            f"written (a translation is a column beside its text, title.{self.lang} "
+                                            f"beside title; or, kept on a worksheet of their own, named in the "
+                                            f"deck file: pieces: {{…, translations: {{{self.lang}: {{sheet: …}}}}}})"))
             return [self._said(raw) if isinstance(raw, dict) else raw for raw in pieces], []
         translated = {f for f, _ in columns.values()}
         self._plain_columns(sheet, pieces, [h for h in getattr(sheet, "headers", []) if h and h not in columns
@@ -406,6 +409,8 @@ class Translations:
     def _walk(self, doc: Located, value: Any, keypath: tuple, found: list[int]) -> Any:
         if keypath == ("rulebook",) and doc.path.name == "game.yaml":
             return value  # its figures' texts per language are the rulebook's to pick and warn of (rulebook/figures.py)
+        if keypath == ("pieces", "translations"):
+            return value  # a worksheet per language ({en: English}), no text (data/translationsheets.py)
         if not isinstance(value, (dict, list)):  # a text or a number (a thousand cards' values): no translation in it
             return placeholder_said(value, self.lang) if isinstance(value, str) else value
         if isinstance(value, dict) and self._is_translation(value):
@@ -414,9 +419,23 @@ class Translations:
             found[0] += 1
             return placeholder_said(self._pick(doc, value, keypath, doc.lists), self.lang)
         self._other_language_key(doc, value, keypath)
+        self._comma_cut(doc, value, keypath)
         if isinstance(value, dict):
             return {k: self._walk(doc, v, keypath + (k,), found) for k, v in value.items()}
         return [self._walk(doc, v, keypath + (i,), found) for i, v in enumerate(value)]
+
+    def _comma_cut(self, doc: Located, value: Any, keypath: tuple) -> None:
+        """``{ja: 置く。, en: Place them on the wharf, market and shipyard.}``: YAML ends the English
+        text at ', ' and reads ``market and shipyard.`` as a key with no value, which made the text
+        "not a valid text" (trial82): said as that, with the text in quotes to write."""
+        if not (isinstance(value, dict) and any(k in self.languages for k in value)):
+            return
+        for key in value:
+            cut = cut_text(doc, value, keypath, key) if key not in self.languages else None
+            if cut is not None:
+                raise doc.error(keypath + (key,), f"{str(key)!r} is not one of the game's languages: the ', ' "
+                                f"before it ended the text of {cut[0]!r}", f"the text in quotes: {cut[0]}: {quoted(cut[1])}",
+                                key=True)
 
     def _other_language_key(self, doc: Located, value: Any, keypath: tuple) -> None:
         """A text given in one of the game's languages and in another it does not list

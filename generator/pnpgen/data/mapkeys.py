@@ -23,8 +23,7 @@ from pnpgen.data.spreadsheets import (
     said_kind,
     said_translated,
 )
-from pnpgen.data.yamlhint import flow, quoted
-from pnpgen.data.yamlsrc import Located
+from pnpgen.data.yamlhint import cut_text, flow, quoted
 from pnpgen.errors import suggest
 from pnpgen.patterns import later
 from pnpgen.safetext import INVISIBLE, LINE_BREAKS, SAID, clipped, name_invisible_char, shown_invisible
@@ -46,7 +45,7 @@ def checked_keys(doc: Source, mapping: Any, keypath: tuple, allowed, what: str, 
     mapping = parse_at(doc, keypath, v.mapping, mapping, what)
     for key in mapping:
         if key not in allowed:
-            cut = _cut_text(doc, mapping, keypath, key)  # (a number cut at its thousands commas: told as read, yamlsrc)
+            cut = cut_text(doc, mapping, keypath, key)  # (a number cut at its thousands commas: told as read, yamlsrc)
             if cut is not None:
                 raise doc.error(keypath + (key,), f"unknown key in {what}: the ', ' before it ended the text of "
                                 f"{cut[0]!r}", f"the text in quotes: {cut[0]}: {quoted(cut[1])}", key=True)
@@ -138,27 +137,6 @@ def _field_type(value: Any) -> str:
     if isinstance(value, str) and Path(value.strip()).suffix.lower() in ART_SUFFIXES:
         return "image"
     return {int: "int", float: "number", list: "list", dict: "map"}.get(type(value), "text")
-
-
-def _cut_text(doc: Source, mapping: dict, keypath: tuple, key: Any) -> tuple[str, str] | None:
-    """In ``{title: 港, effect: 売る, 買う}`` YAML ends the text at ', ' and reads 買う as a key
-    without a value: the text and key before it on the same line, and the text as meant."""
-    if not isinstance(doc, Located) or mapping[key] is not None:
-        return None
-    keys = list(mapping)
-    at = keys.index(key)
-    line = doc.key_marks.get(keypath + (key,), (None,))[0]
-    first = at
-    while first > 0 and mapping[keys[first - 1]] is None:
-        first -= 1
-    if first == 0 or doc.key_marks.get(keypath + (keys[first - 1],), (None,))[0] != line:
-        return None
-    text = mapping[keys[first - 1]]
-    if not isinstance(text, (str, int, float)) or isinstance(text, bool):
-        return None
-    tail = [str(k) for k in keys[first:] if mapping[k] is None
-            and doc.key_marks.get(keypath + (k,), (None,))[0] == line]
-    return str(keys[first - 1]), ", ".join([str(text), *tail])
 
 
 def _text(doc: Source, value: Any, keypath: tuple) -> str:

@@ -57,6 +57,18 @@ def _cjk() -> re.Pattern[str]:
 
 
 @dataclass
+class OtherColumn:
+    """A translation's column on a worksheet of its own (data/translationsheets.py): where each
+    piece's cell of it is, for the messages about it."""
+
+    sheet: str
+    header_row: int
+    column: int
+    label: str  # its header as the worksheet writes it
+    rows: dict[int, int]  # piece index → the worksheet's row translating it
+
+
+@dataclass
 class SheetDoc:
     """A spreadsheet of pieces, with the spreadsheet's row and column of every value."""
 
@@ -82,6 +94,9 @@ class SheetDoc:
     mapped: dict[str, str] = field(default_factory=dict)  # its columns: (header → field)
     pieces_at: Where | None = None  # the deck file's pieces: line (a deck list's list:)
     columns: Columns = field(default_factory=Columns)  # the deck's columns:, where its mistakes are told
+    # a <field>.<lang> read from a translation worksheet of its own (pieces: {translations: …}) → where it is
+    elsewhere: dict[str, OtherColumn] = field(default_factory=dict)
+    source: Path | None = None  # the file read (path names it as the designer does)
 
     def mapping_error(self, target: str, message: str, expected: str) -> InputError | None:
         """An error at the deck file's ``columns:`` line that maps a header to ``target`` (``名:
@@ -105,32 +120,41 @@ class SheetDoc:
         return (f"; or keep the sheet's headers and write the deck file's {self.columns.key}: line ({self.pieces_at}) as "
                 f"{columns_line(self.spec, self.mapped, said, self.columns.key)}")
 
-    def _place(self, keypath: tuple, key: bool) -> tuple[int | None, int | None, str | None]:
+    def _place(self, keypath: tuple, key: bool) -> tuple[int | None, int | None, str | None, str | None]:
+        """(row, column, the column as a message names it, worksheet) of a key path's cell."""
         if len(keypath) < 2:
-            return None, None, None
+            return None, None, None, self.sheet
         row = self.header_row if key else self.rows[keypath[1]]
         if len(keypath) < 3:
-            return row, None, None
+            return row, None, None, self.sheet
         # a field read only from its <field>.<lang> columns (data/i18n.py) is named by the first
         column = self.read_from.get((keypath[1], keypath[2])) or next(
             (h for h in self.headers if h == keypath[2]), None) or next(
             (h for h in self.headers if h.rsplit(".", 1)[0] == keypath[2]), None)
+        other = self.elsewhere.get(column) if column is not None else None
+        if other is not None:  # on its translation worksheet: the piece's row there (none: the card sheet's row)
+            there = other.header_row if key else other.rows.get(keypath[1])
+            if there is None:
+                return row, None, None, self.sheet
+            return there, other.column, f"{clipped(other.label)} (column {column_letter(other.column)})", other.sheet
         if column is None:
-            return row, None, None
+            return row, None, None, self.sheet
         col = self.headers.index(column) + 1
-        return row, col, f"{clipped(self.label(column))} (column {column_letter(col)})"  # (a note of 16,000 characters: cut)
+        # (a note of 16,000 characters: cut)
+        return row, col, f"{clipped(self.label(column))} (column {column_letter(col)})", self.sheet
 
     def where(self, keypath: tuple, key: bool = False) -> Where:
-        row, col, _ = self._place(tuple(keypath), key)
-        return Where(self.path, row, col, self.sheet)
+        row, col, _, sheet = self._place(tuple(keypath), key)
+        return Where(self.path, row, col, sheet)
 
     def key_of(self, keypath: tuple) -> str | None:
         """How a message names a cell's field: ``text.en (column G)``, as a value error does."""
-        return in_worksheet(self._place(tuple(keypath), False)[2], self.sheet)
+        _, _, header, sheet = self._place(tuple(keypath), False)
+        return in_worksheet(header, sheet)
 
     def error(self, keypath: tuple, message: str, expected: str | None = None, key: bool = False) -> InputError:
-        row, col, header = self._place(tuple(keypath), key)
-        return InputError(message, path=self.path, line=row, column=col, key=in_worksheet(header, self.sheet),
+        row, col, header, sheet = self._place(tuple(keypath), key)
+        return InputError(message, path=self.path, line=row, column=col, key=in_worksheet(header, sheet),
                           expected=expected)
 
 
@@ -142,7 +166,7 @@ def in_worksheet(key: str | None, sheet: str | None) -> str | None:
     return f"{key} in worksheet {sheet}" if key else f"worksheet {sheet}"
 
 
-SHEET_KEYS = ("file", "sheet", "columns")  # pieces: {file: cards.csv, sheet: name, columns: {カード名: title}}
+SHEET_KEYS = ("file", "sheet", "columns", "translations")  # pieces: {file: cards.csv, sheet: name, columns: {カード名: title}}
 
 
 def _elsewhere(game_root: Path, path: Path) -> Path | None:
@@ -162,7 +186,7 @@ def read_pieces(doc: Located, deck_file: Path, game_root: Path, fields: dict[str
     which checks its own keys)."""
     spec = doc.data[key]
     for name in spec:
-        if name not in SHEET_KEYS:
+        if name not in SHEET_KEYS or name == "translations" and key != "pieces":
             raise doc.error((key, name), "unknown key in pieces", "file: cards.csv (and sheet: name for .xlsx/.ods; "
                             "columns: {カード名: title, …} for headers in the sheet's own words)", key=True)
     columns = columns_of(doc, fields, key) if "columns" in spec else Columns(key=key)
@@ -223,12 +247,33 @@ def read_pieces(doc: Located, deck_file: Path, game_root: Path, fields: dict[str
         raise doc.error((key, "sheet"), f"{e.message} in {name}", e.expected) from None  # at the deck's sheet:
     try:
         sdoc, pieces = _pieces(rows, path, shown, sheet, fields, hidden, columns)
-        sdoc.worksheet, sdoc.spec, sdoc.pieces_at = worksheet, dict(spec), doc.where((key,))
+        sdoc.worksheet, sdoc.spec, sdoc.pieces_at, sdoc.source = worksheet, dict(spec), doc.where((key,)), path
         return sdoc, pieces
     except InputError as e:
         if e.path == shown and sheet is not None and "worksheet" not in (e.key or ""):
             e.key = in_worksheet(e.key, sheet)
         raise
+
+
+def sheet_pieces(doc: Located, cards: SheetDoc, sheet: str, fields: dict[str, str], books: Workbooks | None,
+                 columns: Columns | None) -> tuple[SheetDoc, list[dict]]:
+    """Another worksheet of the workbook ``cards`` was read from (a translation sheet), its rows as
+    pieces; a worksheet not there is told at ``doc``'s ``pieces.sheet``."""
+    assert cards.source is not None
+    try:
+        rows, hidden, worksheet = read_rows(cards.source, cards.path, sheet, books)
+    except InputError as e:
+        if e.key != "sheet" or e.line is not None:
+            raise
+        raise doc.error(("pieces", "sheet"), f"{e.message} in {cards.path.name}", e.expected) from None
+    try:
+        sdoc, pieces = _pieces(rows, cards.source, cards.path, sheet, fields, hidden, columns)
+    except InputError as e:
+        if e.path == cards.path and "worksheet" not in (e.key or ""):
+            e.key = in_worksheet(e.key, sheet)
+        raise
+    sdoc.worksheet, sdoc.source = worksheet, cards.source
+    return sdoc, pieces
 
 
 # what a designer's sheet may call a field pnpgen names otherwise: the copies of a piece, its name,

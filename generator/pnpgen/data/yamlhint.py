@@ -15,7 +15,7 @@ import json
 import re
 from collections.abc import Collection
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pnpgen.patterns import later
 
@@ -400,3 +400,26 @@ def explain(text: str, e: yaml.MarkedYAMLError) -> Hint:
     context = f" ({e.context} started at line {ctx.line + 1})" if e.context and ctx is not None else \
         f" ({e.context})" if e.context else ""
     return Hint(f"YAML syntax error: {problem}{context}", row + 1, col + 1, None, GENERIC)
+
+
+def cut_text(doc: Any, mapping: dict, keypath: tuple, key: Any) -> tuple[str, str] | None:
+    """In ``{title: 港, effect: 売る, 買う}`` YAML ends the text at ', ' and reads 買う as a key
+    without a value: the text and key before it on the same line, and the text as meant. ``doc``:
+    a YAML file's ``Located`` (its keys' places); anything else (a spreadsheet's rows) has none."""
+    marks = getattr(doc, "key_marks", None)
+    if not isinstance(marks, dict) or mapping[key] is not None:
+        return None
+    keys = list(mapping)
+    at = keys.index(key)
+    line = marks.get(keypath + (key,), (None,))[0]
+    first = at
+    while first > 0 and mapping[keys[first - 1]] is None:
+        first -= 1
+    if first == 0 or marks.get(keypath + (keys[first - 1],), (None,))[0] != line:
+        return None
+    text = mapping[keys[first - 1]]
+    if not isinstance(text, (str, int, float)) or isinstance(text, bool):
+        return None
+    tail = [str(k) for k in keys[first:] if mapping[k] is None
+            and marks.get(keypath + (k,), (None,))[0] == line]
+    return str(keys[first - 1]), ", ".join([str(text), *tail])

@@ -10,7 +10,7 @@ What the draft's marks mean:
   short first line before the first section is the title (in capitals too, unless it names a
   section: ``OVERVIEW``, ``SETUP``); ``Draft 3`` in the title is the draft
   number (also alone on the line under the title);
-* bullets ``-``, ``*``, ``•`` (indented under one: nested), list items ``a)``, ``(a)``, ``(1)``; numbered steps ``1)``, ``1.``, ``Step 1:`` in a rules section;
+* bullets ``-``, ``*``, ``•`` (indented under one: nested), list items ``a)``, ``(a)``, ``(1)``; numbered steps ``1)``, ``1.``, ``Step 1:``, ``1:`` in a rules section;
   ``Term: text`` lines are items, a paragraph wholly in parentheses is a note;
 * an aligned table, rows whose columns (parted by two or more spaces) start at the same place, is
   set as its rows stand, as a Japanese draft's is (``tables``);
