@@ -605,7 +605,8 @@ def pytest_collection_modifyitems(items) -> None:
 # Test modules that read the package's syntax trees (``source_tree``, parsed once per worker, some
 # 1.4 CPU-s): one unit of work for pytest-xdist, so one worker parses them.
 SHARED_SCOPES = dict.fromkeys(("tests/test_architecture.py", "tests/test_packaging.py", "tests/pdf/test_structure.py",
-                               "tests/pdf/test_settings.py", "tests/rulebook/test_rulebook_layout.py"),
+                               "tests/pdf/test_settings.py", "tests/rulebook/test_rulebook_layout.py",
+                               "tests/test_dataclass_docs.py"),
                               "the package's syntax trees")
 
 

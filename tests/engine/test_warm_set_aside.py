@@ -6,27 +6,45 @@ cost more than a new process: docs/speed.md, watch3k), and each save writes a on
 from __future__ import annotations
 
 import gc
+import subprocess
+import sys
 import threading
 import time
 import weakref
+from pathlib import Path
 
-import pytest
 from test_warm_imposition import _files
 
-from conftest import make_workspace, run
+from conftest import REPO, child_env, make_workspace, run
 from pnpgen.data.workspace import Workspace
 from pnpgen.engine import run as build_run
 from pnpgen.engine import warm as warm_module
 from pnpgen.engine.options import BuildOptions
 from pnpgen.engine.warm import Warm
 
+# A test of the collector's whole walks runs in a new interpreter (``in_a_new_process``): each
+# walk of a test worker's heap late in its run costs about a second (the two tests below some 8
+# CPU-s of the suite's, 1 of a new process), and unfreezing that heap left every later
+# collection of the worker walking it all again.
+CHILD = """
+import gc, sys
+from pathlib import Path
+sys.path[:0] = [sys.argv[1], sys.argv[1] + "/engine"]
+import pytest
+import test_warm_set_aside as module
+from pnpgen.cli import COLLECTOR_THRESHOLDS
+gc.set_threshold(*COLLECTOR_THRESHOLDS)  # as the pnpgen command's process sets its collector
+with pytest.MonkeyPatch.context() as monkeypatch:
+    getattr(module, sys.argv[2])(Path(sys.argv[3]), monkeypatch)
+"""
 
-@pytest.fixture
-def collector_restored():
-    """The test process's collector as it was: what ``set_aside`` froze let go of again."""
-    yield
-    gc.unfreeze()
-    gc.collect()
+
+def in_a_new_process(body, tmp_path: Path) -> None:
+    """``body(tmp_path, monkeypatch)`` run in a new interpreter (as ``watch``'s own process); its
+    failure, with the child's traceback, fails the test."""
+    done = subprocess.run([sys.executable, "-c", CHILD, str(REPO / "tests"), body.__name__, str(tmp_path)],
+                          env=child_env(), capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
 
 
 def _walked(saves: list[int]):
@@ -38,8 +56,11 @@ def _walked(saves: list[int]):
     return count
 
 
-def test_a_save_leaves_nothing_for_the_next_saves_collections_and_writes_a_one_off_builds_bytes(
-        tmp_path, monkeypatch, collector_restored):
+def test_a_save_leaves_nothing_for_the_next_saves_collections_and_writes_a_one_off_builds_bytes(tmp_path):
+    in_a_new_process(_saves_leave_nothing, tmp_path)
+
+
+def _saves_leave_nothing(tmp_path: Path, monkeypatch) -> None:
     root = make_workspace(tmp_path / "ws", pieces=[f"カード{i}" for i in range(1, 41)])
     deck = root / "data" / "test" / "decks" / "cards.yaml"
     ws = Workspace(root)
@@ -76,9 +97,13 @@ class _Node:
         self.me = self
 
 
-def test_a_freeze_every_few_saves_walks_the_whole_heap_again(monkeypatch, collector_restored):
+def test_a_freeze_every_few_saves_walks_the_whole_heap_again(tmp_path):
     """What a set-aside save kept and a later one let go of inside a cycle is freed at the next
     whole walk, not kept for the session."""
+    in_a_new_process(_whole_walk_every_few_saves, tmp_path)
+
+
+def _whole_walk_every_few_saves(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setattr(warm_module, "WALK_ALL_EVERY", 2)
     warm = Warm(own_process=True)
     warm.set_aside()
@@ -92,7 +117,7 @@ def test_a_freeze_every_few_saves_walks_the_whole_heap_again(monkeypatch, collec
     assert gone() is None
 
 
-def test_a_tests_or_scripts_process_keeps_its_collector(collector_restored):
+def test_a_tests_or_scripts_process_keeps_its_collector():
     frozen = gc.get_freeze_count()
     Warm().set_aside()
     assert gc.get_freeze_count() == frozen
