@@ -287,8 +287,9 @@ def test_pictures_replaced_are_named_by_their_files_with_the_pieces_showing_them
     ws = workspace(tmp_path / "ws")
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
     said, manifest = repainted_and_built(ws, capsys, "a.png", "c.png")  # a.png: cards 1 and 4; c.png: card 3
-    assert "(art/a.png replaced: 2 cards, art/c.png replaced: 札3)" in said, said
-    assert manifest["reprint"]["cards"]["why"] == ["art/a.png replaced: 2 cards", "art/c.png replaced: 札3"]
+    # (cards 1 and 4 print 4 copies in all: told, as reprint.txt counts copies — trial82)
+    assert "(art/a.png replaced: 4 copies of 2 cards, art/c.png replaced: 札3)" in said, said
+    assert manifest["reprint"]["cards"]["why"] == ["art/a.png replaced: 4 copies of 2 cards", "art/c.png replaced: 札3"]
     assert run(ws, "diff", "--game", "test") == 0
     log = capsys.readouterr().out
     assert "- art/a.pngを差し替え：札1, 札4\n- art/c.pngを差し替え：札3" in log and "絵柄が変わった" not in log, log

@@ -390,7 +390,7 @@ def reasons(old: dict[str, Any], new: dict[str, Any], match: DeckMatch | None = 
         details.append("options: " + ", ".join(f"{place} {option_said(was)} → {option_said(now)}"
                                                for place, was, now in options))
     redrawn: list[str] = []  # pieces whose face alone changed (template, layout, art)
-    replaced: dict[str, list[str]] = {}  # an art file replaced → the pieces showing it, their faces the same
+    replaced: dict[str, list[tuple[str, int]]] = {}  # an art file replaced → the pieces showing it, their copies
     parked = {label for label in was if new_pieces[label][0] == 0}  # (count: 0 prints none: no face to reprint)
     unprinted = parked_throughout(old_pieces, new_pieces, was)
     # a field every piece edited alike (the deck's defaults: edited): one reason, not one a piece
@@ -427,7 +427,7 @@ def reasons(old: dict[str, Any], new: dict[str, Any], match: DeckMatch | None = 
             details.append(f"{name_of(label)}: {', '.join(what)}")
         if files and label not in parked and not rebled:
             for name in files:
-                replaced.setdefault(name, []).append(name_of(label))
+                replaced.setdefault(name, []).append((name_of(label), count))
         if front_changed and not what and not (repainted and files) and not any(map(is_icon, files)) \
                 and not (files and regrounded(old, new, label, was[label])) and label not in parked and not rebled and not resized and not options and not alike \
                 and not fonts:
@@ -440,9 +440,18 @@ def reasons(old: dict[str, Any], new: dict[str, Any], match: DeckMatch | None = 
     # every piece of both builds redrawn (a layout's font size): one reason, after the others
     every = len(redrawn) > 1 and len(redrawn) == len(was) - len(parked)
     kind = new.get("kind") or "piece"
-    details += [f"{file_said(name)}: {shown[0] if len(shown) == 1 else counted(len(shown), kind)}"
-                for name, shown in replaced.items()]
+    details += [f"{file_said(name)}: {pieces_shown(shown, kind)}" for name, shown in replaced.items()]
     return details + ([f"every face edited ({len(redrawn)} pieces)"] if every else redrawn)
+
+
+def pieces_shown(shown: list[tuple[str, int]], kind: str) -> str:
+    """The pieces a replaced file shows, as the change line tells them: one by its name (``竜``), more
+    by their number and, where it differs, their copies (``4 copies of 2 tiles``: reprint.txt counts
+    copies, trial82 read the two as disagreeing)."""
+    if len(shown) == 1:
+        return shown[0][0]
+    copies = sum(count for _, count in shown)
+    return (f"{copies} copies of " if copies != len(shown) else "") + counted(len(shown), kind)
 
 
 ALIKE_FROM = 4  # pieces edited alike told as one edit from this many (three are named as briefly)
