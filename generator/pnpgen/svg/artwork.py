@@ -328,8 +328,13 @@ class ArtToRead(Art):
     @classmethod
     def later(cls, decode: Callable[[], Art], pictures: tuple[bytes, ...]) -> ArtToRead:
         art = object.__new__(cls)
-        art.__dict__.update(_decode=decode, pictures=pictures, fallback=None, svg=None)
+        art.__dict__.update(_decode=decode, _pictures=pictures, fallback=None, svg=None)
         return art
+
+    @property
+    def pictures(self) -> tuple[bytes, ...]:
+        """The bytes of each picture it shows, in the order of its items."""
+        return self.__dict__["_pictures"]
 
     @property
     def decoded(self) -> bool:
