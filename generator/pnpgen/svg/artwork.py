@@ -334,15 +334,17 @@ class ArtToRead(Art):
     @property
     def pictures(self) -> tuple[bytes, ...]:
         """The bytes of each picture it shows, in the order of its items."""
-        return self.__dict__["_pictures"]
+        return self.__dict__.get("_pictures", ())  # (one made by ``replace``: decoded, none kept)
 
     @property
     def decoded(self) -> bool:
         return "_decode" not in self.__dict__
 
     def read(self) -> None:
-        """Its art decoded now (the face's line as the pack held it)."""
-        decode = self.__dict__.pop("_decode", None)
+        """Its art decoded now (the face's line as the pack held it). Its fields are set before it
+        is marked decoded: a thread reading it meanwhile (a pool's feeder pickling it) decodes it
+        too, to the same values, and never finds a field missing."""
+        decode = self.__dict__.get("_decode")
         if decode is None:
             return
         art = decode()
@@ -350,6 +352,7 @@ class ArtToRead(Art):
             raise ValueError("vector art object: a fallback where its line said none")
         for name in ART_FIELDS:
             self.__dict__[name] = getattr(art, name)
+        self.__dict__.pop("_decode", None)
 
     def _fields(self) -> tuple:
         return tuple(getattr(self, name) for name in ART_FIELDS)
