@@ -430,7 +430,8 @@ class Cache:
         return self.root / f"faces/{key[:2]}/{key}.json"  # (one join: a build names each of its faces)
 
     def face(self, key: str, from_json, pictures: Callable[[str], bytes] | None = None,
-             packed: Pack | None = None, read: dict[str, Any] | None = None) -> Any | None:
+             packed: Pack | None = None, read: dict[str, Any] | None = None,
+             later: Callable[[Callable[[], Any], tuple[bytes, ...]], Any] | None = None) -> Any | None:
         """A converted face, or None when absent, damaged or not what its name says. The entry is
         a header line (key, pnpgen, the hash of the art's text) and the art's JSON text: checked
         by hashing the bytes as read, not by serialising the art again. Its pictures are entries
@@ -439,10 +440,18 @@ class Cache:
         them (default ``picture``: their bytes). ``packed``: the faces read from a pack (a game's
         faces in one sealed file, ``converted/<edition>.pack.json``), tried before the face's own
         entry; ``read`` gets what the next pack holds of the face: its line in ``packed`` as read,
-        or the JSON it was made from."""
+        or the JSON it was made from. ``later`` (svg/artwork.py ``ArtToRead.later``): a face of the
+        pack without a fallback is decoded only when its items are read, its pictures' bytes asked
+        of ``pictures`` now (``face_later``)."""
         for look in (packed, None):
             try:
                 if look is not None:
+                    art = face_later(key, look, from_json, pictures or self.picture, later) \
+                        if later is not None else None
+                    if art is not None:
+                        if read is not None:
+                            read[key] = look.line(key)
+                        return art
                     obj = look.get(key)
                     if obj is None:
                         continue
@@ -580,6 +589,36 @@ class Cache:
             except OSError:
                 pass
         return n
+
+
+# the start of a faces pack's line of a face without a fallback, after its key (the JSON is
+# written with sorted keys: "fallback" first), and a picture item as it names its picture
+_NO_FALLBACK = b', {"fallback": null, "format": "pnpgen.vector.Art", "height_pt": '
+_PICTURE_NAMED = re.compile(rb'\["picture", "([0-9a-f]{64})", ')
+
+
+def face_later(key: str, look: Pack, from_json, pictures: Callable[[str], bytes],
+               later: Callable[[Callable[[], Any], tuple[bytes, ...]], Any]) -> Any | None:
+    """A face of the faces pack to be decoded when read (``later``), or None where it is not such
+    a line (a fallback's, a pack read whole, an inline picture): ``Cache.face`` decodes it now.
+    Each picture it names is asked of ``pictures`` now, in the order its items name them, as
+    decoding it would ask them (the pictures' cache entries marked used, their stand-ins made);
+    the decoding later gets those same bytes. The line's seal vouches for it, as for a face
+    decoded now; one that does not decode raises ValueError when read."""
+    line = look.lines.get(key) if not look.whole else None
+    if type(line) is not bytes or not line.startswith(b'["' + key.encode() + b'"' + _NO_FALLBACK) \
+            or b'["image", ' in line:
+        return None
+    names = [name.decode("ascii") for name in _PICTURE_NAMED.findall(line)]
+    shown = {name: pictures(name) for name in names}
+
+    def decode() -> Any:
+        pair = json.loads(line)
+        if not (isinstance(pair, list) and len(pair) == 2 and pair[0] == key):
+            raise ValueError(f"the faces pack's line of {key} is not its record")
+        return from_json(pair[1], pictures=shown.__getitem__, sealed=False)
+
+    return later(decode, tuple(shown[name] for name in names))
 
 
 def plan_keys_of(documents: dict[str, Any], faces: dict[str, str],

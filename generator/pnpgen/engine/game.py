@@ -74,7 +74,7 @@ from pnpgen.pdf.raster import ImageStreams
 from pnpgen.pdf.settings import default_font
 from pnpgen.pdf.streams import FaceStreams
 from pnpgen.pdf.tilesig import tile_signatures
-from pnpgen.svg.artwork import Art, ArtRecord
+from pnpgen.svg.artwork import Art, ArtRecord, ArtToRead
 
 if TYPE_CHECKING:
     from concurrent.futures import Future, ThreadPoolExecutor
@@ -207,7 +207,9 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         stored = cache.picture_source  # where a picture can be read again, only if something needs it
 
         def let_go(art: Art) -> Art:  # each picture's stream found or made, its bytes let go of
-            art = images.settle(art, stored, cache.picture_keys)
+            # (a face of the pack whose pictures are placed already: as it is, decoded only if read)
+            if not (isinstance(art, ArtToRead) and not art.decoded and images.settled(art.pictures)):
+                art = images.settle(art, stored, cache.picture_keys)
             cache.picture_keys.clear()
             return art
 
@@ -250,7 +252,8 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         for k, digest in face_keys.items():
             art = arts.get(k + digest) if arts is not None else None
             if art is None:
-                art = cache.face(k + digest, Art.from_json, pictures=picture, packed=packed, read=packing)
+                art = cache.face(k + digest, Art.from_json, pictures=picture, packed=packed, read=packing,
+                                 later=ArtToRead.later)
                 if art is not None:
                     keep(k + digest, art)
             elif k + digest in packed:  # (kept by a long-running command: its line in the pack stays)

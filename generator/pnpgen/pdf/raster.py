@@ -29,7 +29,7 @@ from pnpgen.data.picturebytes import picture_hash
 from pnpgen.memo import Memo
 from pnpgen.pdf.assemble import SourceChanged, Stored, stat_stamp
 from pnpgen.pdf.imagestream import COMPONENTS, MAX_PIECES, ImageStream, as_it_is, make_stream
-from pnpgen.svg.artwork import Art
+from pnpgen.svg.artwork import Art, ArtToRead
 from pnpgen.usercache import seal
 
 STREAM_FORMAT = 5  # how an entry of the cache folder is laid out; a change makes old entries unused (5: a CMYK JPEG's Decode follows Adobe's marker)
@@ -122,6 +122,10 @@ class ImageStreams:
         placed: dict[bytes, Placed] = {}
         out: dict[str, Art] = {}
         for name, art in arts.items():
+            if isinstance(art, ArtToRead) and not art.decoded and self.settled(art.pictures):
+                placed.update((p, self._stand_ins[p]) for p in art.pictures)
+                out[name] = art  # (its stand-ins are those it would be given: not decoded for them)
+                continue
             items = []
             for it in art.items:
                 if it[0] == "image":
@@ -135,6 +139,11 @@ class ImageStreams:
         self._keys.clear()
         self._keys_held = 0
         return out, placed
+
+    def settled(self, pictures: tuple[bytes, ...]) -> bool:
+        """Are ``pictures`` (a face's) each a stand-in this object places, as ``settle`` and
+        ``stand_ins`` would leave them (a face then needs neither decoded: svg/artwork.py ``ArtToRead``)?"""
+        return all(p in self._stand_ins and STAND_IN + self._stand_ins[p].key.encode("ascii") == p for p in pictures)
 
     def key(self, data: bytes) -> str:
         """The SHA-256 of ``data``, hashed once per bytes object (a face's picture is the same

@@ -289,3 +289,84 @@ def _spec_to_json(spec: tuple | None) -> list | None:
         return None
     kind, coords, domain, matrix, stops, spread = spec
     return [kind, list(coords), list(domain), list(matrix), [list(s) for s in stops], spread]
+
+
+ART_FIELDS = ("width_pt", "height_pt", "items", "fallback", "svg", "marks")
+
+
+def _read_when_asked(name: str) -> property:
+    """A field of ``ArtToRead``: its art decoded the first time any of its fields but ``fallback``
+    and ``svg`` is read; set as a dataclass sets it (``__init__``, ``replace``)."""
+
+    def get(self: ArtToRead) -> Any:
+        held = self.__dict__
+        if name not in held:
+            self.read()
+        return held[name]
+
+    def put(self: ArtToRead, value: Any) -> None:
+        self.__dict__[name] = value
+
+    return property(get, put)
+
+
+class ArtToRead(Art):
+    """An ``Art`` of the build cache's faces pack, decoded only when its items (or size, or marks)
+    are first read: an edit of one card in a 3,000-card deck reads every face of the deck from the
+    pack, and the documents copy the pages of all but one from the last files, so some 3,000 faces'
+    JSON was decoded and their items rebuilt for nothing (0.26 CPU-s of the edit, edit50). Made by
+    ``later`` for a face without a fallback (its ``svg`` and ``fallback`` are None, known from its
+    line); ``pictures``, the bytes of each picture it shows, in order, as its items will hold
+    them — known without decoding it (engine/cache.py ``Cache.face``). Equal to, hashed as and
+    pickled as the plain ``Art`` it decodes to."""
+
+    width_pt = _read_when_asked("width_pt")  # type: ignore[assignment]
+    height_pt = _read_when_asked("height_pt")  # type: ignore[assignment]
+    items = _read_when_asked("items")  # type: ignore[assignment]
+    marks = _read_when_asked("marks")  # type: ignore[assignment]
+
+    @classmethod
+    def later(cls, decode: Callable[[], Art], pictures: tuple[bytes, ...]) -> ArtToRead:
+        art = object.__new__(cls)
+        art.__dict__.update(_decode=decode, _pictures=pictures, fallback=None, svg=None)
+        return art
+
+    @property
+    def pictures(self) -> tuple[bytes, ...]:
+        """The bytes of each picture it shows, in the order of its items."""
+        return self.__dict__.get("_pictures", ())  # (one made by ``replace``: decoded, none kept)
+
+    @property
+    def decoded(self) -> bool:
+        return "_decode" not in self.__dict__
+
+    def read(self) -> None:
+        """Its art decoded now (the face's line as the pack held it). Its fields are set before it
+        is marked decoded: a thread reading it meanwhile (a pool's feeder pickling it) decodes it
+        too, to the same values, and never finds a field missing."""
+        decode = self.__dict__.get("_decode")
+        if decode is None:
+            return
+        art = decode()
+        if art.fallback is not None or art.svg is not None:  # (its line said none: the pack's seal vouches)
+            raise ValueError("vector art object: a fallback where its line said none")
+        for name in ART_FIELDS:
+            self.__dict__[name] = getattr(art, name)
+        self.__dict__.pop("_decode", None)
+
+    def _fields(self) -> tuple:
+        return tuple(getattr(self, name) for name in ART_FIELDS)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Art):
+            return NotImplemented
+        return self._fields() == tuple(getattr(other, name) for name in ART_FIELDS)
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return repr(Art(*self._fields()))
+
+    def __reduce__(self) -> tuple:
+        return (Art, self._fields())
