@@ -217,6 +217,7 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
     marks = preset.marks if preset.files.startswith("pdf") else "none"
     made: list[tuple[Deck | None, dict[str, bytes]]] = []  # each deck's files (then the contact sheets'), apart
     x = 0.0  # where the next deck's objects lie on the table
+    on_table: list[tuple[list[dict], tuple[float, float]]] = []  # each deck's objects, for the whole game's file
     try:  # a picture is read from its art file as the pages are written
         for deck in decks:
             faces = by_deck[deck.id]
@@ -229,6 +230,7 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
                 x += ttscards.PART_STEP * len(objects) if deck.sections is None else \
                     ttspieces.map_width(deck, style.fitted.trim) + ttscards.PART_STEP
                 made[-1][1][f"{deck.id}.json"] = tts.saved_object(f"{game.title} — {deck.name}", objects).encode("utf-8")
+                on_table.append((objects, style.fitted.trim))
                 result.order.extend(OrderRow(f"{deck.id}.json", "", "", deck.id, f.piece.index, f.name,
                                                   f.copies) for f in faces)
             else:
@@ -242,6 +244,8 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
         notes = [msg("contact.left_out", game.lang, deck=shown_name(clipped(o.deck.name)), why=o.why)  # (a paragraph as a name: cut)
                  for o in left_out]
         made.append((None, {}))
+        if on_table:  # every deck of the export in one saved object, loaded in one go
+            made[-1][1][f"{slug}-all.json"] = tts.saved_object(game.title, ttstable.laid_out(on_table)).encode("utf-8")
         heading = f"{game.title} — {preset.name}"
         labels = _contact_font(game, [heading, *notes, *(t.name + t.tail for t in thumbs)])
         for n, sheet in enumerate(contact.contact_sheets(heading, thumbs, fontreg.path_of(labels), notes), 1):
