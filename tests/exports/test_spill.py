@@ -46,3 +46,26 @@ def test_a_big_exports_files_are_held_out_of_memory_and_written_the_same(tmp_pat
     assert {n: d for n, d in written.items() if not n.endswith(".json")} == \
         {n: d for n, d in held.items() if not n.endswith(".json")}  # (the JSON names its folder's images)
     assert _spilled_folders() <= before  # the folder written out to is gone
+
+
+def test_a_contact_sheets_thumbnails_are_drawn_from_documents_of_a_few_faces_the_same(tmp_path, monkeypatch):
+    """A contact sheet's 400 illustrated cards were drawn from one document of their 400 pictures
+    (a 3,000-card export: 545 → 764 MB while its contact sheets were drawn); a deck's run of
+    thumbnails is drawn from documents of at most ``contact.RUN`` faces, the same pixels."""
+    from pnpgen.exports import contact, faces
+
+    root = make_workspace(tmp_path / "ws", pieces=[f"カード{i}" for i in range(7)])
+    assert run(root, "export", "--game", "test", "--preset", "tabletopsimulator", "--out", str(tmp_path / "a")) == 0
+    whole = (tmp_path / "a" / "test" / "tabletopsimulator" / "test-contact.png").read_bytes()
+    runs: list[int] = []
+    real = faces.face_images
+
+    def counted(keys, *rest, **kw):
+        runs.append(len(keys))
+        return real(keys, *rest, **kw)
+
+    monkeypatch.setattr(contact, "face_images", counted)
+    monkeypatch.setattr(contact, "RUN", 3)
+    assert run(root, "export", "--game", "test", "--preset", "tabletopsimulator", "--out", str(tmp_path / "b")) == 0
+    assert (tmp_path / "b" / "test" / "tabletopsimulator" / "test-contact.png").read_bytes() == whole
+    assert runs and max(runs) <= 3 and sum(runs) >= 8, runs  # 7 fronts and a back, 3 at most a document
