@@ -431,7 +431,10 @@ def export(ws: Workspace, args: argparse.Namespace) -> int:
     large_blocks_mapped()  # this process's large pictures' memory given back when freed (exports/heap.py)
     result = export_game(ws, args.game, options, earlier_images(args.game, options, out_root))
     result.warnings[:] = [ws.shown(w) for w in result.warnings]  # export.json names no folder of this machine
-    write_export(result, inputs, args.game, options, shown(ws, args.game, result.game, book=result.book), ws.root)
+    try:
+        write_export(result, inputs, args.game, options, shown(ws, args.game, result.game, book=result.book), ws.root)
+    finally:
+        result.spill.close()  # (its big files, written out as made, are copied into the folder or not wanted)
     for w in result.warnings:
         print_warning(ws.shown(w))
     if not args.quiet:

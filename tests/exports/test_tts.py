@@ -1255,3 +1255,74 @@ def test_a_map_in_sections_said_wrong_is_an_error_at_its_line(tmp_path, capsys, 
     assert run(root, "check", "--game", "test") == 2
     err = capsys.readouterr().err
     assert "data/test/decks/map.yaml:" in err and said in err and "Traceback" not in err, err
+
+
+def _all(out: Path, game: str = "test") -> list[dict]:
+    return json.loads((out / f"{game}-all.json").read_text(encoding="utf-8"))["ObjectStates"]
+
+
+def test_the_whole_game_is_one_saved_object_its_decks_laid_out_apart(tmp_path):
+    """A trial's game made 7 saved objects to load one by one. ``<game>-all.json`` holds every
+    deck's objects (the same objects as each deck's own file, every card and copy), laid out on the
+    table in rows, no two decks' objects over each other, a row at most GAME_ROW_UNITS wide."""
+    root = make_workspace(tmp_path / "ws", pieces=TWO)
+    for deck, text in PIECES.items():
+        (root / "data" / "test" / "decks" / f"{deck}.yaml").write_text(text, encoding="utf-8")
+    (root / "data" / "test" / "decks" / "many.yaml").write_text(
+        PIECES["chits"].replace("name: チット", "name: 駒").replace("{name: 片}", "{name: 片, count: 5}"), encoding="utf-8")
+    (root / "templates" / "test" / "sq.svg.j2").write_text(SQUARE_TOKEN_SVG, encoding="utf-8")
+    out = _export(root)
+    game = _all(out)
+    decks = ["board", "cards", "chits", "hexes", "many", "tiles"]
+    own = {d: json.loads((out / f"{d}.json").read_text(encoding="utf-8"))["ObjectStates"] for d in decks}
+    assert len(game) == sum(len(o) for o in own.values()) == 6
+    by_guid = {o["GUID"]: o for o in game}
+    for objects in own.values():  # each deck's objects as its own file has them, but where they lie
+        for obj in objects:
+            whole = by_guid[obj["GUID"]]
+            assert {k: v for k, v in whole.items() if k != "Transform"} == {k: v for k, v in obj.items() if k != "Transform"}
+    [cards] = [o for o in game if o["Name"] == "DeckCustom"]
+    assert len(cards["ContainedObjects"]) == len(cards["DeckIDs"]) == 2
+    [bag] = [o for o in game if o["Name"] == "Bag"]
+    assert bag["Nickname"] == "駒" and len(bag["ContainedObjects"]) == 5
+    # where they lie (units about an inch): the 300 × 200 mm board 11.8 units wide, nothing on it
+    spans = []
+    for obj in game:
+        t = obj["Transform"]
+        w, d = {"board": (300, 200), "cards": (63, 88), "tiles": (30, 30), "hexes": (60, 52)}.get(
+            next(k for k, v in own.items() if v[0]["GUID"] == obj["GUID"]), (20, 20))
+        w, d = (50.8, 50.8) if obj["Name"] == "Bag" else (w, d)
+        spans.append((t["posX"] - w / 50.8, t["posX"] + w / 50.8, t["posZ"] - d / 50.8, t["posZ"] + d / 50.8))
+    for i, a in enumerate(spans):
+        for b in spans[i + 1:]:
+            assert a[1] <= b[0] or b[1] <= a[0] or a[3] <= b[2] or b[3] <= a[2], (a, b)
+    xs = [x for s in spans for x in s[:2]]
+    assert max(xs) - min(xs) <= 40.0 + 0.01 and abs(max(xs) + min(xs)) < 0.01  # one row's width, centred
+    assert json.loads((out / "test-all.json").read_text(encoding="utf-8"))["SaveName"] == "テストゲーム"
+
+
+def test_nameless_tokens_are_named_on_the_table_by_their_deck_and_the_values_that_tell_them_apart(tmp_path):
+    """A player colour's tokens, nameless (``{colour: purple}``, asian-delivery's), were ``ワーカー #1`` … ``#4`` on the
+    table (places in the deck file); they are the deck's name with the value that tells them apart,
+    as the change report tells them (``ワーカー［purple］``), every copy alike; pieces no value tells
+    apart keep their number."""
+    root = _token_game(tmp_path, {
+        "workers": "name: ワーカー\nkind: token\nshape: circle\nsize: 16\nfront: sq.svg.j2\nfields: {side: text}\n"
+                   "pieces:\n  - {side: 紫, count: 2}\n  - {side: 桃}\n",
+        "twins": "name: 同じ\nkind: token\nsize: [16, 16]\nfront: sq.svg.j2\nfields: {side: text}\n"
+                 "pieces:\n  - {side: 赤}\n  - {side: 赤}\n"}, {"sq": SQUARE_TOKEN_SVG})
+    out = _export(root)
+    assert [o["Nickname"] for o in _objects(out, "workers")] == ["ワーカー［紫］", "ワーカー［紫］", "ワーカー［桃］"]
+    assert [o["Nickname"] for o in _objects(out, "twins")] == ["同じ #1", "同じ #2"]
+
+
+def test_a_one_sided_tiles_bottom_is_its_top_image(tmp_path):
+    """A one-sided tile's ``ImageSecondaryURL`` was ``""``; the Knowledge Base's Custom Tile page says
+    a tile given no bottom image shows its top image there: that is named, not left to how an empty
+    address is read on loading. A two-sided tile keeps its back."""
+    root = _token_game(tmp_path, {"tiles": PIECES["tiles"], "board": PIECES["board"]}, {"sq": SQUARE_TOKEN_SVG})
+    out = _export(root)
+    for deck in ("tiles", "board"):
+        [tile] = _objects(out, deck)
+        image = tile["CustomImage"]
+        assert image["ImageSecondaryURL"] == image["ImageURL"] and image["ImageURL"].endswith(f"/{deck}-001-front.png")

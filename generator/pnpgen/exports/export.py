@@ -36,6 +36,7 @@ from pnpgen.exports.faces import EarlierImages, PageStyle, PngFiles, unique_face
 from pnpgen.exports.options import ExportOptions
 from pnpgen.exports.order import EXPORT_ORDER_COLUMNS, OrderRow, order_csv
 from pnpgen.exports.presets import FITS, PDF_LAYOUTS, Fitted, NotTaken, Preset, available, fit_deck, load_preset
+from pnpgen.exports.spill import Spill
 from pnpgen.faces.convert import convert_faces
 from pnpgen.faces.faceset import RenderedGame, render_game
 from pnpgen.faces.grouped import grouped_per_deck
@@ -95,6 +96,7 @@ class ExportResult:
     made: dict[str, str] = field(default_factory=dict)  # image file → what it was made from (EarlierImages)
     owners: dict[str, str] = field(default_factory=dict)  # file → the deck it is of ("": the contact sheets, order)
     book: bool = False  # the rulebook's pages (files: rulebook): the one export that shows the draft
+    spill: Spill = field(default_factory=Spill)  # where its big files were written out: ``close`` once committed
 
 
 def export_game(ws: Workspace, slug: str, options: ExportOptions,
@@ -213,10 +215,13 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
                       preset.dpi, images, guids, id_base, game.lang)
     result.made = images.made
     thumbs = []
-    pngs = PngFiles()  # the images encoded on threads beside the rasterising, each in its place
+    # the images encoded on threads beside the rasterising, each in its place; a big export's written
+    # out as encoded (exports/spill.py), held to the commit as the files it wrote
+    pngs = PngFiles(spill=result.spill)
     marks = preset.marks if preset.files.startswith("pdf") else "none"
     made: list[tuple[Deck | None, dict[str, bytes]]] = []  # each deck's files (then the contact sheets'), apart
     x = 0.0  # where the next deck's objects lie on the table
+    on_table: list[tuple[list[dict], tuple[float, float]]] = []  # each deck's objects, for the whole game's file
     try:  # a picture is read from its art file as the pages are written
         for deck in decks:
             faces = by_deck[deck.id]
@@ -229,6 +234,7 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
                 x += ttscards.PART_STEP * len(objects) if deck.sections is None else \
                     ttspieces.map_width(deck, style.fitted.trim) + ttscards.PART_STEP
                 made[-1][1][f"{deck.id}.json"] = tts.saved_object(f"{game.title} — {deck.name}", objects).encode("utf-8")
+                on_table.append((objects, style.fitted.trim))
                 result.order.extend(OrderRow(f"{deck.id}.json", "", "", deck.id, f.piece.index, f.name,
                                                   f.copies) for f in faces)
             else:
@@ -242,15 +248,21 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
         notes = [msg("contact.left_out", game.lang, deck=shown_name(clipped(o.deck.name)), why=o.why)  # (a paragraph as a name: cut)
                  for o in left_out]
         made.append((None, {}))
+        if on_table:  # every deck of the export in one saved object, loaded in one go
+            made[-1][1][f"{slug}-all.json"] = tts.saved_object(game.title, ttstable.laid_out(on_table)).encode("utf-8")
         heading = f"{game.title} — {preset.name}"
         labels = _contact_font(game, [heading, *notes, *(t.name + t.tail for t in thumbs)])
         for n, sheet in enumerate(contact.contact_sheets(heading, thumbs, fontreg.path_of(labels), notes), 1):
             pngs.add(made[-1][1], f"{slug}-contact.png" if n == 1 else f"{slug}-contact-{n}.png", sheet)
         pngs.finish()
+        _gather(made, result.files)
     except SourceChanged as e:
+        result.spill.close()
         raise InputError(f"{Path(e.path).name} was saved again while the export drew the faces that show it",
                          path=Path(e.path), expected="export again: nothing was written") from None
-    _gather(made, result.files)
+    except BaseException:
+        result.spill.close()  # (the files it wrote out: never committed)
+        raise
     result.owners = {name: deck.id if deck is not None else "" for deck, mine in made for name in mine}
     result.files["order.csv"] = order_csv(EXPORT_ORDER_COLUMNS, [astuple(row) for row in result.order])
     result.warnings = workspace_relative(result.warnings, ws.root)  # export.json: the same bytes in any folder

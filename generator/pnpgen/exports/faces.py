@@ -20,6 +20,7 @@ from PIL import Image
 from pnpgen.data.model import PLACEHOLDER_COLOUR, Deck, Piece
 from pnpgen.data.telling import names_told_apart
 from pnpgen.exports.presets import Fitted
+from pnpgen.exports.spill import Spill
 from pnpgen.faces.faceset import DeckFaces
 from pnpgen.impose.grid import SheetLayout, SheetOptions, Slot, cut_marks
 from pnpgen.impose.plan import DieLine, Item, Page, PagePlan, PlaceFace, Strokes, TextOp
@@ -342,14 +343,15 @@ class PngFiles:
 
     WAITING_BYTES = 60_000_000
 
-    def __init__(self, workers: int = min(os.cpu_count() or 1, 4)):
+    def __init__(self, workers: int = min(os.cpu_count() or 1, 4), spill: Spill | None = None):
         self.workers = max(1, workers)
+        self.spill = spill  # a big export's files written out as encoded (exports/spill.py)
         self._pool: ThreadPoolExecutor | None = None
         self._waiting: deque[tuple[dict[str, bytes], str, Future[bytes], int]] = deque()
 
     def add(self, files: dict[str, bytes], name: str, image: Image.Image, dpi: int | None = None) -> None:
         if self.workers == 1:
-            files[name] = png_bytes(image, dpi)
+            files[name] = self._kept(png_bytes(image, dpi))
             return
         if self._pool is None:
             self._pool = ThreadPoolExecutor(max_workers=self.workers)
@@ -372,7 +374,12 @@ class PngFiles:
 
     def _settle_one(self) -> None:
         files, name, future, _ = self._waiting.popleft()
-        files[name] = future.result()
+        files[name] = self._kept(future.result())
+
+    def _kept(self, data: bytes) -> bytes:
+        """An encoded file as the export holds it: in memory, or written out (``Spill``), its
+        bytes read from there as the commit stages it (``PdfFile``, which the commit takes)."""
+        return data if self.spill is None else self.spill.keep(data)  # type: ignore[return-value]
 
 
 # zlib's level for exported PNGs: 3 encodes a Tabletop Simulator sheet or a card 40 % faster than
@@ -385,6 +392,10 @@ PNG_LEVEL = 3
 # hash of its pixels (2 ms for a card at 300 dpi) against zlib's 20 ms. The least recently used go
 # first.
 ENCODED_KEPT_BYTES = 64 << 20
+# … not an image of more pixel bytes than this (a Tabletop Simulator sheet's 50 MB, a contact
+# sheet's, a big board's): one export encodes it once, and its file kept here was held beside the
+# copy a big export writes out (exports/spill.py) — a card's 2.8 MB at 300 dpi is kept
+ENCODED_LARGEST_PIXELS = 16 << 20
 _encoded: OrderedDict[tuple, bytes] = OrderedDict()
 _encoded_size = [0]  # the bytes of the files kept
 _encoded_lock = threading.Lock()
@@ -394,7 +405,8 @@ def png_bytes(image: Image.Image, dpi: int | None = None) -> bytes:
     """The image as a PNG file (``encode_png``), the bytes of an equal image encoded before in this
     process taken again: what the encoder reads of it is in the key (mode, size, pixels; an image
     carrying more, such as a palette or an ICC profile, is encoded each time)."""
-    if image.mode not in ("RGB", "RGBA", "L", "LA") or image.info:
+    if image.mode not in ("RGB", "RGBA", "L", "LA") or image.info \
+            or image.width * image.height * len(image.getbands()) > ENCODED_LARGEST_PIXELS:
         return encode_png(image, dpi)
     key = (image.mode, image.size, dpi, pixels_digest(image))
     with _encoded_lock:

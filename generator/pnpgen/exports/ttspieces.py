@@ -112,7 +112,9 @@ def tokens_and_tiles(style: PageStyle, faces: list[UniqueFace], table: Table, x:
             else:
                 # Stretch false: the tile takes the image's proportions (true stretches it to a
                 # symmetrical tile, a 3:2 board to a square).
-                image = {"ImageURL": url(front_name), "ImageSecondaryURL": back_url, "ImageScalar": 1.0,
+                # a one-sided tile's bottom its top image, as the import dialog makes it with no bottom
+                # image (Knowledge Base, Custom Tile), named rather than left to how "" is read on loading
+                image = {"ImageURL": url(front_name), "ImageSecondaryURL": back_url or url(front_name), "ImageScalar": 1.0,
                          "WidthScale": 0.0, "CustomTile": {"Type": tile_type, "Thickness": 0.2, "Stackable": stackable,
                                                            "Stretch": False}}
                 obj = {"Name": "Custom_Tile", "GUID": guid, "Nickname": back_side, "Description": said,

@@ -12,7 +12,7 @@ from pnpgen import fonts as fontreg
 from pnpgen.data.i18n import japanese
 from pnpgen.data.markup import plain, without_icons
 from pnpgen.data.model import Deck, Layout, Piece, is_placeholder
-from pnpgen.data.telling import names_told_apart
+from pnpgen.data.telling import names_told_apart, plain_values, shortest_telling_fields, told_by_values
 from pnpgen.exports.faces import PageStyle, UniqueFace
 from pnpgen.patterns import later
 from pnpgen.svg.artwork import Art
@@ -216,11 +216,18 @@ def table_names(deck: Deck, lang: str) -> dict[int, str]:
     change report and reprint.txt call it (``コイン［5］``, ``Coin [5]``: a place in the deck file,
     ``#2``, is nothing the printed piece shows), with its number only where no value tells them
     apart (``得点 #2``). A piece with no naming field is its deck's name (on the table nothing else
-    says which deck it came from), with its number (``#2``) when the deck has other pieces. The
-    copies of one piece share its name, as a card's copies do: a die's two copies are not ``#1``."""
+    says which deck it came from), with the values that tell it from the deck's other nameless
+    pieces when it has some, as the change report tells them (a player colour's four tokens,
+    ``ワーカー［purple］``, not ``ワーカー #1`` … ``#4``: a place in the deck file), else its number
+    (``#2``). The copies of one piece share its name, as a card's copies do: a die's two copies are not ``#1``."""
     named = names_told_apart(deck.pieces, lang)
-    alone = len(deck.pieces) == 1
-    return {p.index: named.get(p.index) or (deck.name if alone else f"{deck.name} #{p.index}") for p in deck.pieces}
+    if len(deck.pieces) == 1:
+        return {p.index: named.get(p.index) or deck.name for p in deck.pieces}
+    nameless = [p for p in deck.pieces if p.index not in named]
+    values = {p.index: plain_values(p.values) for p in nameless}
+    telling = shortest_telling_fields([list(values.values())], set())
+    return {p.index: named.get(p.index) or told_by_values(deck.name, values[p.index], telling, lang)
+            or f"{deck.name} #{p.index}" for p in deck.pieces}
 
 
 def described(face: UniqueFace, style: PageStyle, lang: str) -> str:
