@@ -140,3 +140,47 @@ def test_a_changed_english_text_is_named_by_its_header_on_the_english_worksheet(
     assert run(ws, "diff", "--game", "test", "v1", "latest") == 0
     out = capsys.readouterr().out
     assert "- 指輪：Effect：“Sell a gem.” → “Sell two gems.”" in out, out
+
+
+def test_the_english_editions_change_line_names_an_english_text_by_the_english_header(tmp_path, capsys):
+    """``build --lang en``'s change line names a text edited on the English worksheet by that
+    worksheet's header (``Ring: Effect``), as ``diff --lang en`` does, not by the card sheet's
+    (``効果``); the Japanese edition's line keeps its own (``指輪: 効果``)."""
+    ws = workspace(tmp_path / "ws")
+    for lang in (["--lang", "en"], []):
+        assert run(ws, "build", "--game", "test", "--no-rulebook", *lang) == 0, capsys.readouterr().err
+    book = openpyxl.load_workbook(ws / "data" / "test" / "decks" / "market.xlsx")
+    book["English"]["C2"] = "Sell two gems."  # (M03's row: English lists the cards last first)
+    book["市場"]["C4"] = "宝石を二つ売る。"  # M03's Japanese text
+    book.save(ws / "data" / "test" / "decks" / "market.xlsx")
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--lang", "en") == 0
+    err = capsys.readouterr().out
+    assert "(Ring: Effect)" in err and "効果" not in err, err
+    assert run(ws, "diff", "--game", "test", "--lang", "en", "v1", "latest") == 0
+    assert "- Ring: Effect: “Sell a gem.” → “Sell two gems.”" in capsys.readouterr().out
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    err = capsys.readouterr().out
+    assert "(指輪: 効果, Effect)" in err, err
+
+
+def test_the_english_editions_change_line_names_a_translation_column_by_its_header(tmp_path, capsys):
+    """A translation in a column beside its text (``Effect: text.en``): the English edition's
+    change line names an edit of it ``Effect``, the column the designer edited."""
+    deck = DECK.replace("    en: {sheet: English, columns: {番号: number, Card: name, Effect: text}}\n", "") \
+        .replace("  translations:\n", "").replace("効果: text, 枚数: count}", "効果: text, 枚数: count, Effect: text.en}")
+    ws = workspace(tmp_path / "ws", deck=deck)
+    book = openpyxl.load_workbook(ws / "data" / "test" / "decks" / "market.xlsx")
+    del book["English"]
+    sheet = book["市場"]
+    sheet["E1"] = "Effect"
+    for row, card in enumerate(CARDS, 2):
+        sheet.cell(row, 5, card[5])
+    book.save(ws / "data" / "test" / "decks" / "market.xlsx")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--lang", "en") == 0, capsys.readouterr().err
+    sheet["E4"] = "Sell two gems."
+    book.save(ws / "data" / "test" / "decks" / "market.xlsx")
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--lang", "en") == 0
+    err = capsys.readouterr().out
+    assert "(指輪: Effect)" in err, err

@@ -1020,6 +1020,37 @@ def test_a_title_whose_letters_stand_on_a_shrunk_band_keeps_its_white(tmp_path):
         assert fill_colours(unique.read_bytes(), 0)[chars.index("魔")] == colour, name
 
 
+BAND_12 = ("name: ボード\nlayout:\n  extends: board\n  boxes:\n    band: {h: 12}\n    title: {size: 28}\n"
+           "pieces:\n  - {title: 王国の地図, text: 説明}\n")
+
+
+@pytest.mark.parametrize("edit, warned", [
+    ("", "data/test/decks/cards.yaml:5:5: box title's 28 pt letters (9.1–18.9 mm down) stand 0.9 mm below the "
+         "band under them (6–18 mm down): part of each letter on the band, part off it, its colour read on one and "
+         "not the other (expected title: {size: 22.5} or less (its letters on the band), or band: {h: 13} or more)"),
+    ("{size: 16, valign: bottom}", "data/test/decks/cards.yaml:5:5: box title's 16 pt letters (16.4–22.0 mm down) "
+     "stand 4.0 mm below the band under them (6–18 mm down): part of each letter on the band, part off it, its "
+     "colour read on one and not the other (expected band: {h: 16} or more)"),
+    ("{size: 22.5}", None), ("{h: 13}", None)])
+def test_a_title_whose_letters_overhang_a_shrunk_band_is_warned(tmp_path, capsys, edit, warned):
+    """A board's title at the default 28 pt over its band shrunk to 12 mm (``band: {h: 12}``) has
+    the lower part of its letters on the paper, the rest on the band: the white title, turned to
+    ``ink`` for the paper, printed dark on dark. The build warns at the deck's line with the size
+    that keeps the letters on the band and the band's height that holds them; either cures it
+    (the title then white on the band)."""
+    from rulebook.test_rulebook_english import fill_colours
+
+    deck = BAND_12.replace("{h: 12}" if "h:" in edit else "{size: 28}", edit) if edit else BAND_12
+    root = make_workspace(tmp_path / "ws", deck=deck)
+    assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    err = capsys.readouterr().err
+    said = [line for line in err.splitlines() if "letters" in line]
+    assert said == ([f"pnpgen: warning: {warned}"] if warned else []), err
+    if warned is None:
+        unique = root / "build" / "test" / "shop" / "cards-unique.pdf"
+        assert fill_colours(unique.read_bytes(), 0)[texts(unique)[0].index("王")] == (0xff, 0xff, 0xff)
+
+
 def test_an_icons_box_prints_its_icons_in_its_colour(tmp_path):
     """trial57: a terrain icon on a dark hex tile printed black, as icon() draws an icon's
     currentColor, and an icons box took no colour (an error at its line). An icons box's ``colour:``

@@ -468,3 +468,33 @@ def test_the_size_a_silhouette_sheet_holds_whole_is_said_to_be_between_its_regis
     manifest = json.loads((ws / "build" / "test" / "manifest.json").read_text(encoding="utf-8"))
     board = next(d for d in manifest["decks"] if d["id"] == "board")
     assert board["tiles"]["fewer"] == {"grid": [1, 1], "pages_per_piece": 1, "board_mm": [230, 159], "between_marks": True}
+
+
+def test_a_front_edit_of_a_tiled_board_keeps_its_back_tiles_stamp(tmp_path):
+    """A back tile's version stamp hashes the back it prints, as a home sheet's backs page does
+    (count50): an edit of the board's front gives its front tiles a new stamp and leaves each back
+    tile's page as it was, its stamp and its place the same; an edit of the back stamps them anew."""
+    deck_yaml = EDITED_BOARD.replace("front: card-front.svg.j2\n", "front: card-front.svg.j2\nback: card-back.svg.j2\n")
+    ws = make_workspace(tmp_path / "ws", deck=deck_yaml, front=EDITED_FRONT)
+    build = ("build", "--game", "test", "--no-rulebook", "--jobs", "1", "-q")
+    pdf = ws / "build" / "test" / "cards.pdf"
+
+    def stamps() -> list[str]:
+        return [m.group(0) for page in PdfReader(pdf).pages for m in [re.search(r"#[0-9a-f]{7}", page.extract_text())]
+                if m]
+    assert run(ws, *build) == 0
+    before = [page.extract_text() for page in PdfReader(pdf).pages]
+    first = stamps()
+    assert len(first) == 8 and len(set(first[0::2])) == 1 and len(set(first[1::2])) == 1, first
+    assert first[0] != first[1]  # the fronts' stamp hashes both sides, the backs' the back alone
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("初版", "第二版"), encoding="utf-8")
+    assert run(ws, *build) == 0
+    after = [page.extract_text() for page in PdfReader(pdf).pages]
+    assert stamps()[1::2] == first[1::2] and after[1::2] == before[1::2]
+    assert set(stamps()[0::2]) != set(first[0::2])
+    back = ws / "templates" / "test" / "card-back.svg.j2"
+    back.write_text(back.read_text(encoding="utf-8").replace('fill="#333366"', 'fill="#336633"'),
+                    encoding="utf-8")
+    assert run(ws, *build) == 0
+    assert set(stamps()[1::2]) != set(first[1::2])

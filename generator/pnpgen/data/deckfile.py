@@ -427,6 +427,7 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
             game=layoutsides.GameNames(game.palette, sorted(game.text_fonts or game.fonts), game.languages),
             deck=layoutsides.DeckFile(doc.path, deck.size_where, frozenset(unplaceheld(data))))
         game.notes += layoutsides.over_tracks(layout_raw, deck.layout)
+        game.notes += layoutsides.letters_astride(layout_raw, deck.layout)
         deck.front, deck.back = layouts.side_templates(deck.id, deck.layout)
     if "sealed" in data:  # a legacy game's sealed pack: the book shows its back alone, never its faces
         deck.sealed = parse_at(doc, ("sealed",), v.flag, data["sealed"])

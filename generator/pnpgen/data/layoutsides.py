@@ -8,7 +8,8 @@ Kept apart from layouts.py, which finds a layout's files and merges its ``extend
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -34,6 +35,7 @@ from pnpgen.data.model import Layout, LayoutBox, LayoutSide
 from pnpgen.data.tuckbox import tuck_box
 from pnpgen.errors import InputError, Where, suggest
 from pnpgen.shapes import RING_FEWEST, ring_hole
+from pnpgen.units import MM_PER_PT
 
 
 @dataclass(frozen=True)
@@ -302,6 +304,86 @@ def over_tracks(raw: RawLayout, layout: Layout) -> list[str]:
                              f"spaces leave, {hole[0]:.1f}–{hole[2]:.1f} mm across, {hole[1]:.1f}–{hole[3]:.1f} down, "
                              "or the track moved)")
     return notes
+
+
+STRADDLE_EM = 0.05  # of a line's em past a ground's edge, each side, for its letters to stand on both
+
+
+def letters_line(box: LayoutBox) -> list[tuple[float, float, float, float]]:
+    """Where a line of a text box's words stands at its size (x, y, w, h: the inner width, the em
+    placed as ``valign`` puts it): a board's title box taller than the band shrunk under it
+    (``band: {h: 12}``) has its letters on the band, not on the paper round it, and its white title
+    turned to ``ink`` on the dark band (trial83). None for a vertical box (its columns fill it)."""
+    if box.type != "text" or box.get("vertical"):
+        return []
+    x, y, w, h, pad = (box.get(k) for k in ("x", "y", "w", "h", "pad"))
+    em, inner = box.get("size") * MM_PER_PT, max(h - 2 * pad, 0.0)
+    top = {"top": 0.0, "middle": (inner - em) / 2, "bottom": inner - em}[box.get("valign")]
+    return [(x + pad, y + pad + top, max(w - 2 * pad, 0.0), em)]
+
+
+def letters_astride(raw: RawLayout, layout: Layout) -> list[str]:
+    """A text box without a fill of its own whose line of letters (``letters_line``) stands across
+    the edge of the panel under it (a board's 28 pt title over ``band: {h: 12}``: the lower part of each letter
+    on the paper, the rest on the band), so its colour reads on one ground and not the other. One
+    warning a box, at the line of the deck's layout that moved either (the band's first), with the
+    size that keeps the letters on the panel and the panel's height that holds them."""
+    notes = []
+    for raw_side, side in ((raw.front, layout.front), (raw.back, layout.back)):
+        if raw_side is None or side is None:
+            continue
+        for n, box in enumerate(side.boxes):
+            line = letters_line(box)
+            if not line or box.get("fill") is not None:
+                continue  # (its own fill is its letters' ground)
+            lx, ly, lw, em = line[0]
+            under = _first_under(side.boxes[:n], (lx, ly, lw, em))
+            if under is None or dict(under.options).get("fill") in (None, "none") or under.type == "frame":
+                continue
+            ux, uy, uw, uh = (under.get(k) for k in ("x", "y", "w", "h"))
+            on = min(ly + em, uy + uh) - max(ly, uy)  # of the em on the panel; the rest is off it
+            if not (ux <= lx + 0.01 and lx + lw <= ux + uw + 0.01) or on <= 0 or \
+                    min(on, em - on) <= STRADDLE_EM * em:
+                continue
+            size, top, bottom = box.get("size"), uy, uy + uh
+            room = {"top": bottom - ly if ly >= top else 0.0, "bottom": ly + em - top if ly + em <= bottom else 0.0,
+                    "middle": 2 * max(min(ly + em / 2 - top, bottom - ly - em / 2), 0.0)}[box.get("valign")]
+            fits = int(room / MM_PER_PT * 2) / 2  # (sizes in half points, as min_size takes them)
+            rights = [f"{box.name}: {{size: {fits:g}}} or less (its letters on the {under.name})" if fits >= 1 else "",
+                      f"{under.name}: {{h: {_half_up(ly + em - top)}}} or more" if ly >= top else
+                      f"{under.name}: {{y: {_half_down(ly)}, h: {_half_up(bottom - _half_down(ly))}}}" if ly + em <= bottom else ""]
+            own = {k: o for b in (under.name, box.name) for k, o in raw_side.boxes.get(b, {}).items()
+                   if not is_builtin(o.doc)}
+            at = _where(own or raw_side.boxes.get(under.name, {}))
+            past = "below" if ly + em > bottom else "above"
+            notes.append(f"{at}: box {box.name}'s {size:g} pt letters ({ly:.1f}–{ly + em:.1f} mm down) stand "
+                         f"{(em - on):.1f} mm {past} the {under.name} under them ({uy:g}–{uy + uh:g} mm down): "
+                         f"part of each letter on the {under.name}, part off it, its colour read on one and not "
+                         f"the other (expected {', or '.join(r for r in rights if r)})")
+    return notes
+
+
+def _half_up(mm: float) -> str:
+    return f"{math.ceil(mm * 2 - 1e-9) / 2:g}"
+
+
+def _half_down(mm: float) -> str:
+    return f"{math.floor(mm * 2 + 1e-9) / 2:g}"
+
+
+def _first_under(boxes: Sequence[LayoutBox], rect: tuple[float, float, float, float]) -> LayoutBox | None:
+    """The last box drawn before a text that lies under ``rect`` (x, y, w, h), passing over fold
+    lines and lines, which cover nothing."""
+    x, y, w, h = rect
+    for under in reversed(boxes):
+        if under.type in ("folds", "line"):
+            continue
+        if under.type == "frame":
+            return under
+        ux, uy, uw, uh = (under.get(k) for k in ("x", "y", "w", "h"))
+        if not (ux >= x + w or x >= ux + uw or uy >= y + h or y >= uy + uh):
+            return under
+    return None
 
 
 def _where(given: dict[str, Origin]) -> str:

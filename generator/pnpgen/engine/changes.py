@@ -107,12 +107,23 @@ def snapshot(result: BuildResult) -> dict[str, Any]:
             "fonts": fonts,  # the card text's fonts (game.yaml fonts:): a font changed told by name, not as faces edited
             **({"translated": langs} if langs else {}),  # (a version recorded before holds none of their texts)
             # the sheet's own headers of its fields (columns: 攻撃: atk), as the changelog names them
-            **({"headers": dict(df.deck.sheet_headers)} if df.deck.sheet_headers else {}),
+            **({"headers": edition_headers(df.deck.sheet_headers, result.game)} if df.deck.sheet_headers else {}),
             **({"follows": [list(df.deck.follows[0]), df.deck.follows[1]]} if df.deck.follows else {}),
             "pairs": [[pair.front, pair.back, pair.count, f"{pair.piece.index}:{pair.piece.label}",
                        art_tag(arts, [pair.front, pair.back])] for pair in df.pairs],
         }
     return out
+
+
+def edition_headers(headers: dict[str, str], game: Game) -> dict[str, str]:
+    """A deck's fields by the headers the designer edits for the edition built: in another
+    language's edition a field's text is its translation's, named by that column's or worksheet's
+    header (``text`` → ``Effect``, from ``text.en``), not the card sheet's (``効果``)."""
+    tr = game.translations
+    if tr is None or game.lang == tr.default:
+        return dict(headers)
+    own = f".{game.lang}"
+    return {**headers, **{f[:-len(own)]: h for f, h in headers.items() if f.endswith(own)}}
 
 
 def game_fonts(game) -> dict[str, Any]:

@@ -11,8 +11,9 @@ from __future__ import annotations
 import json
 
 from pnpgen.data.layouts import BASE_PALETTE, TEMPLATE_PREFIX
+from pnpgen.data.layoutsides import letters_line
 from pnpgen.data.model import Layout, LayoutBox, LayoutSide
-from pnpgen.units import MM_PER_PT, num
+from pnpgen.units import num
 
 PREFIX = TEMPLATE_PREFIX  # template names of compiled layouts: @layout/<deck>/front (data/layouts.py side_templates names them)
 PLACEHOLDER = "placeholder_word"  # the context's: 未定, TBD as the edition says it (faces/templates.py)
@@ -79,22 +80,9 @@ def _ground(box: LayoutBox, earlier: list[LayoutBox], side: LayoutSide, layout: 
             has_art = f"not ({art} is none or {art} | string | trim == \"\")"  # as the art box tells it empty
             return below[0], has_art if below[1] is None else f"({has_art} or {below[1]})"
         if under.get("fill") not in (None, "none") and any(ux <= lx and uy <= ly and lx + lw <= ux + uw and ly + lh <= uy + uh
-                                                          for lx, ly, lw, lh in ((x, y, w, h), *_letters(box))):
+                                                          for lx, ly, lw, lh in ((x, y, w, h), *letters_line(box))):
             return _colour(under.get("fill"), layout), None
     return (_colour(side.background, layout) if side.background is not None else _s("#ffffff")), None
-
-
-def _letters(box: LayoutBox) -> list[tuple[float, float, float, float]]:
-    """Where a line of a text box's words stands at its size (x, y, w, h: the inner width, the em
-    placed as ``valign`` puts it): a board's title box taller than the band shrunk under it
-    (``band: {h: 12}``) has its letters on the band, not on the paper round it, and its white title
-    turned to ``ink`` on the dark band (trial83). None for a vertical box (its columns fill it)."""
-    if box.type != "text" or box.get("vertical"):
-        return []
-    x, y, w, h, pad = (box.get(k) for k in ("x", "y", "w", "h", "pad"))
-    em, inner = box.get("size") * MM_PER_PT, max(h - 2 * pad, 0.0)
-    top = {"top": 0.0, "middle": (inner - em) / 2, "bottom": inner - em}[box.get("valign")]
-    return [(x + pad, y + pad + top, max(w - 2 * pad, 0.0), em)]
 
 
 def _value(source: str) -> str:

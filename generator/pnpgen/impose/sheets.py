@@ -378,7 +378,10 @@ def board_tiles(deck: DeckSheets, plan: TilePlan, sheet: SheetOptions, font: str
     copies = len(deck.fronts)
     pages: list[Page] = []
     for copy, front in enumerate(deck.fronts, 1):
+        # the front tiles' stamp hashes both sides, the back tiles' the back they print (as a home
+        # sheet's backs page): an edit of the board's front keeps its back tiles' bytes
         stamp = deck.stamp_of([front, *([deck.backs[copy - 1]] if deck.backs else [])])
+        back_stamp = deck.stamp_of([deck.backs[copy - 1]]) if deck.backs else ""
         for tile in plan.tiles:
             rect = plan.clip(tile)
             page = Page(plan.paper_mm, side="front")
@@ -407,8 +410,8 @@ def board_tiles(deck: DeckSheets, plan: TilePlan, sheet: SheetOptions, font: str
                                             clip_rect=(min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))))
                 note = msg("sheet.tile_back", deck.lang, deck=deck.name, id=deck.id, copy=copy, copies=copies,
                            tile=tile.number, tiles=plan.pages)
-                page.items.extend(slug(_duplex_words(sheet, True, deck.lang), note, stamp, plan.paper_mm, sheet, font, measure, deck.lang,
-                                       y=plan.band[3] - TILE_OPTIONS.slug_mm))
+                page.items.extend(slug(_duplex_words(sheet, True, deck.lang), note, back_stamp, plan.paper_mm, sheet, font, measure,
+                                       deck.lang, y=plan.band[3] - TILE_OPTIONS.slug_mm))
                 pages.append(page)
     return pages
 
