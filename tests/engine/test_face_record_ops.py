@@ -12,7 +12,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from test_warm_imposition import _files
+
 from conftest import PICTURE_FRONT, picture_workspace, run
+from pnpgen.data.workspace import Workspace
+from pnpgen.engine import run as build_run
+from pnpgen.engine.options import BuildOptions
+from pnpgen.engine.warm import Warm
 from pnpgen.svg import artwork
 from pnpgen.svg.artwork import Art, digest
 
@@ -59,6 +65,38 @@ def test_an_edit_reads_the_unchanged_faces_as_recorded_at_n_and_2n_cards(tmp_pat
     # whatever N; none of their values checked
     for seen in (small, big):
         assert seen["faces as recorded"] <= 8 and seen["items checked"] == seen["marks checked"] == 0, seen
+
+
+def test_a_warm_save_decodes_only_the_faces_of_the_sheet_it_draws_again(tmp_path, monkeypatch):
+    """A long-running command's save (watch, serve: engine/warm.py) carries the illustrated faces
+    forward undecoded, as a new process reads them (engine/game.py ``keep``: a 3,000-card deck's
+    save decoded all 6,000, warm50); each save writes a one-off build's bytes."""
+    n = 12
+    pieces = "".join(f"  - {{name: 札{i}, art: {'abc'[i % 3]}.png}}\n" for i in range(1, n + 1))
+    root = picture_workspace(tmp_path / "ws", pieces, PICTURE_FRONT, COLOURS)
+    deck = root / "data" / "test" / "decks" / "cards.yaml"
+    ws, options = Workspace(root), BuildOptions(jobs=1, rulebook=False)
+    decoded = [0]
+    recorded = artwork._items_as_recorded
+
+    def counted(*a):
+        decoded[0] += 1
+        return recorded(*a)
+
+    monkeypatch.setattr(artwork, "_items_as_recorded", counted)
+    with Warm() as warm:
+        build_run.run_build(ws, ["test"], options, root / "build", None, warm=warm)
+        for save, name in enumerate(("札6", "札6改", "札6再", "札9")):  # the same card thrice, then another
+            old = f"{name}," if save < 3 else "札9,"
+            new = ("札6改,", "札6再,", "札6,", "札9改,")[save]
+            deck.write_text(deck.read_text(encoding="utf-8").replace(old, new, 1), encoding="utf-8")
+            decoded[0] = 0
+            build_run.run_build(ws, ["test"], options, root / "build", None, warm=warm)
+            # the edited card's sheet's eight other fronts at most, of its 2(N - 1) unchanged faces
+            assert decoded[0] <= 8, (save, decoded[0])
+            alone = tmp_path / f"alone-{save}"  # a one-off build of the same data, no cache
+            build_run.run_build(ws, ["test"], options, alone, None)
+            assert _files(root / "build" / "test") == _files(alone / "test"), save
 
 
 def test_a_face_read_as_recorded_is_the_art_the_checks_make(built):

@@ -246,7 +246,15 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
             return art
 
         def keep(name: str, art: Art) -> None:  # for the next save of a long-running command
-            if arts is not None and not any(it[0] == "image" for it in art.items):
+            # a face showing pictures is not kept: their stand-ins are this build's (the next reads
+            # it from the pack again, undecoded); a face of the pack is kept or not by its line,
+            # never decoded for it (a 3,000-card deck's save decoded every face here: warm50)
+            if arts is None:
+                return
+            if isinstance(art, ArtToRead) and not art.decoded:
+                if not art.pictures:
+                    arts[name] = art
+            elif not any(it[0] == "image" for it in art.items):
                 arts[name] = art
 
         for k, digest in face_keys.items():

@@ -68,8 +68,10 @@ class Warm:
         """The converted faces the last build of ``edition`` used, by the name the cache keeps them
         under (a face's key and its pictures'), while ``inputs`` hold: a save reads no face it
         used before from the cache (each a file read, checked and parsed). Faces that show
-        pictures are not kept (their pictures' stand-ins are the cache's to give, build by build);
-        the build lets go of the faces it did not use."""
+        pictures are not kept (their pictures' stand-ins are the cache's to give, build by build):
+        a save reads them from the faces' pack again, undecoded, as a new process does; a face
+        of the pack is kept as its line, never decoded to be kept (engine/game.py ``keep``). The
+        build lets go of the faces it did not use."""
         return _kept(self._arts, edition, inputs, dict)
 
     def lints(self, edition: str, inputs: str) -> dict:
