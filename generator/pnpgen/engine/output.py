@@ -23,7 +23,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from pnpgen.atomic import TEMPORARY, TMP_SUFFIX, tmp_beside, write_new
-from pnpgen.errors import InputError
+from pnpgen.errors import STOPPING_SIGNALS, InputError
 from pnpgen.pdf.assemble import PdfFile
 
 LOCK_NAME = ".pnpgen.lock"
@@ -97,7 +97,7 @@ def write_all(files: dict[Path, bytes]) -> list[Path]:
             with os.fdopen(fd, "wb") as f:
                 f.write(data)
             os.chmod(tmp, 0o666 & ~current_umask())
-        with _ctrl_c_deferred():  # the renames run to the end: never half old, half new files
+        with signals_deferred():  # the renames run to the end: never half old, half new files
             for path, tmp in sorted(temps.items()):
                 os.replace(tmp, path)
     except BaseException:
@@ -108,20 +108,25 @@ def write_all(files: dict[Path, bytes]) -> list[Path]:
 
 
 @contextmanager
-def _ctrl_c_deferred():
-    """Hold back Ctrl-C (SIGINT) until the block is done, then act on it; only the main thread
-    can, so elsewhere this does nothing."""
+def signals_deferred():
+    """Hold back Ctrl-C, SIGTERM and SIGHUP while files are being renamed into place, then act on
+    them as the command's handler does (cli.py: the command stops, its transaction rolled back);
+    only the main thread can, so elsewhere this does nothing (a kill -9 cannot be held back: the
+    journal finishes its work on the next run)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    pressed: list[tuple] = []
-    previous = signal.signal(signal.SIGINT, lambda *a: pressed.append(a))
+    caught: list[int] = []
+    previous = {s: signal.signal(s, lambda n, f: caught.append(n)) for s in STOPPING_SIGNALS}
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, previous)
-    if pressed:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+    if signal.SIGINT in caught:
         raise KeyboardInterrupt
+    for s in dict.fromkeys(caught):  # (sent again: the command's handler, or the system's default)
+        os.kill(os.getpid(), s)
 
 
 def make_folder(folder: Path) -> None:
