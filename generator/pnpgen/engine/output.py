@@ -22,7 +22,7 @@ from collections.abc import Collection, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
-from pnpgen.atomic import TEMPORARY, TMP_SUFFIX, tmp_beside, write_new
+from pnpgen.atomic import TEMPORARY, TMP_SUFFIX, move_without_replacing, tmp_beside, write_new
 from pnpgen.errors import STOPPING_SIGNALS, InputError
 from pnpgen.pdf.assemble import PdfFile
 
@@ -37,6 +37,32 @@ MARKER_TEXT = (b"This folder is written by pnpgen (build and export output). pnp
 def atomic_write_bytes(path: Path, data: bytes) -> None:
     """Write one file atomically (temp file beside it, then rename)."""
     write_all({path: data})
+
+
+def write_new_only(path: Path, data: bytes) -> bool:
+    """``data`` written whole to ``path`` while nothing stands there, else False and nothing
+    written: a file looked for first can appear before a rename, which would replace it; the
+    finished temporary file is linked to the name instead, which fails where one is
+    (``move_without_replacing``), and a signal or a crash leaves no temporary file behind."""
+    make_folder(path.parent)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TMP_SUFFIX, dir=path.parent)
+    except OSError as e:
+        raise unwritable(path.parent, e) from None
+    try:
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+            os.chmod(tmp, 0o666 & ~current_umask())
+        except OSError as e:  # (a full disk)
+            raise unwritable(path.parent, e) from None
+        if move_without_replacing(Path(tmp), path):
+            return True
+        if os.path.lexists(path):
+            return False
+        raise unwritable(path.parent, OSError(errno.EIO, os.strerror(errno.EIO)))
+    finally:
+        Path(tmp).unlink(missing_ok=True)
 
 
 def unchanged(path: Path, data: bytes | PdfFile) -> bool:
