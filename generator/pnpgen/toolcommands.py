@@ -135,7 +135,8 @@ def clean(ws: Workspace, args: argparse.Namespace) -> int:
 def calibrate(args: argparse.Namespace) -> int:
     """The duplex calibration sheet (impose/calibration.py) as a two-page PDF."""
     from pnpgen.data.formats import paper_title
-    from pnpgen.data.workspace import find_workspace
+    from pnpgen.data.printers import profiles_file
+    from pnpgen.data.workspace import find_workspace, printer_profiles
     from pnpgen.engine.calibration import (
         a_calibration_sheet,
         calibration_sheet,
@@ -152,6 +153,8 @@ def calibrate(args: argparse.Namespace) -> int:
     except NoWorkspace:
         ws = None
     root = ws.root if ws is not None else Path.cwd()
+    for profiles in printer_profiles(root):  # where the sheet's measures go: one that cannot be read said now
+        profiles_file(profiles)
     paper, lang = games_paper_and_language(ws, args.lang) if ws is not None else (None, None)
     opts = CalibrationOptions(paper=args.paper or paper or "a4", duplex=args.duplex, lang=args.lang or lang or "ja")
     out = args.out or root / "build" / f"calibration-{opts.paper}-{opts.duplex}.pdf"
