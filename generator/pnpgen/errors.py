@@ -13,6 +13,7 @@ from pathlib import Path, PurePosixPath
 from stat import S_ISREG
 from typing import TYPE_CHECKING
 
+from pnpgen import INTERRUPTED
 from pnpgen.patterns import later
 from pnpgen.safetext import cut_middle, name_control_char, odd_char, one_line, shown_invisible, shown_name
 
@@ -26,8 +27,6 @@ STOPPING_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM",
 
 def stopped_line(signum: int) -> str:
     """The one line a stopped command ends with: Ctrl-C's, or it with the signal named."""
-    from pnpgen import INTERRUPTED
-
     return INTERRUPTED if signum == signal.SIGINT else f"{INTERRUPTED} ({signal.Signals(signum).name})"
 
 
