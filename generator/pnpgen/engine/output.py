@@ -22,7 +22,7 @@ from collections.abc import Collection, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
-from pnpgen.atomic import TEMPORARY, TMP_SUFFIX, move_without_replacing, tmp_beside, write_new
+from pnpgen.atomic import TEMPORARY, TMP_SUFFIX, move_without_replacing, replace_whole
 from pnpgen.errors import STOPPING_SIGNALS, InputError
 from pnpgen.pdf.assemble import PdfFile
 
@@ -298,9 +298,7 @@ def mark_now(folder: Path) -> None:
         return
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        tmp = tmp_beside(marker)
-        write_new(tmp, MARKER_TEXT)
-        os.replace(tmp, marker)
+        replace_whole(marker, MARKER_TEXT)
     except OSError as e:
         raise unwritable(folder, e) from None
 
