@@ -107,6 +107,11 @@ class _Output:
         return getattr(self.stream, name)
 
 
+# The stopping signals the command's process received: a library that runs the handler itself and
+# raises a KeyboardInterrupt of its own in its place (watchfiles' watcher) loses the ``Stopped``'s signal.
+_RECEIVED: list[int] = []
+
+
 def _ctrl_c(command: int, signum: int, frame) -> None:
     """Ctrl-C: the terminal sends it to every process of the command, its worker processes too
     (forked from it, they keep this handler). The command's own process stops as Python does
@@ -116,6 +121,7 @@ def _ctrl_c(command: int, signum: int, frame) -> None:
     its workers ended with it (children.py), where they killed it in the middle of its work."""
     if os.getpid() != command:
         os._exit(128 + signum)
+    _RECEIVED.append(signum)
     if signum == signal.SIGINT:
         raise KeyboardInterrupt
     raise Stopped(signum)
@@ -244,7 +250,7 @@ def main(argv: list[str] | None = None, own_process: bool = False) -> int:
         print(f"pnpgen: error: {shown(str(e))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt as e:  # (SIGTERM, SIGHUP: the signal named on the line)
-        signum = getattr(e, "signum", signal.SIGINT)
+        signum = getattr(e, "signum", _RECEIVED[0] if _RECEIVED else signal.SIGINT)
         print(stopped_line(signum), file=sys.stderr)
         return 128 + signum
     except BrokenPipeError:  # output piped into head or less that closed early

@@ -57,6 +57,16 @@ def _group_gone(pgid: int) -> bool:
     return False
 
 
+def _handles(pid: int, signum: int) -> bool:
+    """Has process ``pid`` put a handler of its own on ``signum``? (/proc's SigCgt mask)"""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    caught = next(line.split()[1] for line in status.splitlines() if line.startswith("SigCgt:"))
+    return bool(int(caught, 16) >> (signum - 1) & 1)
+
+
 def _children_at_work(pid: int) -> bool:
     try:
         return bool(Path(f"/proc/{pid}/task/{pid}/children").read_text().split())
@@ -90,8 +100,10 @@ def _stopped(tmp_path: Path, command: list[str], signum: int, when: str, script:
             while proc.poll() is None and not _children_at_work(proc.pid) and time.monotonic() < end:
                 time.sleep(0.005)
             time.sleep(0.05)
-        else:  # at its start
-            time.sleep(0.3)
+        else:  # at its start: as soon as its handler is in place (before, the system's default ends it, having written nothing)
+            end = time.monotonic() + 60
+            while proc.poll() is None and not _handles(proc.pid, signum) and time.monotonic() < end:
+                time.sleep(0.002)
         assert proc.poll() is None, proc.communicate()
         os.kill(proc.pid, signum)
         _, err = proc.communicate(timeout=120)
