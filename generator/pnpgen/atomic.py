@@ -113,6 +113,22 @@ def write_new(path: Path, data: bytes, mode: int = 0o666) -> None:
         f.write(data)
 
 
+def replace_whole(path: Path, data: bytes) -> None:
+    """``data`` put in place at ``path`` whole (``tmp_beside``, then a rename); its temporary
+    removed whatever stops it (a full disk, Ctrl-C, SIGTERM), where a signal between the write and
+    the rename left it beside a record (the trash's spares, a staging folder's seal, build/'s mark)."""
+    tmp = tmp_beside(path)
+    try:
+        write_new(tmp, data)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            tmp.unlink(missing_ok=True)
+        except OSError:
+            pass
+        raise
+
+
 def store(path: Path, data: bytes) -> bool:
     """``data`` written to ``path`` atomically; False when the folder cannot take it (nothing
     is left behind then)."""

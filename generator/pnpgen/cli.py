@@ -33,7 +33,7 @@ from pnpgen.commandline import (
 )
 from pnpgen.commandoptions import NO_WORKSPACE
 from pnpgen.data.workspace import find_workspace
-from pnpgen.errors import InputError
+from pnpgen.errors import STOPPING_SIGNALS, InputError, Stopped, stopped_line
 from pnpgen.safetext import shown
 
 # A build is one short process that makes millions of objects and frees nearly all of them as it
@@ -57,7 +57,9 @@ def console() -> None:
         sys.stdout = _Output(sys.stdout)  # type: ignore[assignment]
     if isinstance(sys.stderr, io.TextIOWrapper):  # (2>/dev/full: an error said there ended in status 1)
         sys.stderr = _Output(sys.stderr)  # type: ignore[assignment]
-    signal.signal(signal.SIGINT, functools.partial(_ctrl_c, os.getpid()))
+    for stopping in STOPPING_SIGNALS:  # (one ignored as the command starts, nohup's SIGHUP: left ignored)
+        if signal.getsignal(stopping) is not signal.SIG_IGN:
+            signal.signal(stopping, functools.partial(_ctrl_c, os.getpid()))
     sys.unraisablehook = functools.partial(_ctrl_c_again, sys.unraisablehook)
     forked_end_with_parent()  # a killed command leaves no process of its own behind
     code = main(own_process=True)
@@ -105,14 +107,24 @@ class _Output:
         return getattr(self.stream, name)
 
 
+# The stopping signals the command's process received: a library that runs the handler itself and
+# raises a KeyboardInterrupt of its own in its place (watchfiles' watcher) loses the ``Stopped``'s signal.
+_RECEIVED: list[int] = []
+
+
 def _ctrl_c(command: int, signum: int, frame) -> None:
     """Ctrl-C: the terminal sends it to every process of the command, its worker processes too
     (forked from it, they keep this handler). The command's own process stops as Python does
     (KeyboardInterrupt: its transactions roll back, ``main`` says it in one line); a worker
-    ends at once without a word, where each printed a KeyboardInterrupt traceback of its own."""
+    ends at once without a word, where each printed a KeyboardInterrupt traceback of its own.
+    SIGTERM and SIGHUP stop it alike (``Stopped``, a KeyboardInterrupt): its temporaries removed,
+    its workers ended with it (children.py), where they killed it in the middle of its work."""
     if os.getpid() != command:
         os._exit(128 + signum)
-    raise KeyboardInterrupt
+    _RECEIVED.append(signum)
+    if signum == signal.SIGINT:
+        raise KeyboardInterrupt
+    raise Stopped(signum)
 
 
 def _ctrl_c_again(hook: Callable[[Any], None], unraisable: Any) -> None:
@@ -124,9 +136,10 @@ def _ctrl_c_again(hook: Callable[[Any], None], unraisable: Any) -> None:
     if not isinstance(unraisable.exc_value, KeyboardInterrupt):
         hook(unraisable)
         return
+    signum = getattr(unraisable.exc_value, "signum", signal.SIGINT)  # (a SIGTERM's Stopped: SIGTERM again)
     while True:  # (on a loaded machine the Ctrl-C sent again can land while this hook still starts
         try:     # its thread: raised in the hook, it would be lost as the first one was; sent again)
-            again = threading.Timer(0.01, os.kill, (os.getpid(), signal.SIGINT))
+            again = threading.Timer(0.01, os.kill, (os.getpid(), signum))
             again.daemon = True
             again.start()
             return
@@ -147,7 +160,7 @@ def _leave(code: int) -> None:
     except (OSError, ValueError):  # a closed pipe: Python's own ending says nothing more either
         sys.exit(code)
     workers = sys.modules.get("multiprocessing")
-    if code == INTERRUPTED_STATUS or (threading.active_count() == 1 and (workers is None or not workers.active_children())):
+    if code in STOPPED_STATUSES or (threading.active_count() == 1 and (workers is None or not workers.active_children())):
         # (interrupted: its work rolled back, its workers ended by the same Ctrl-C or with it; Python's
         # own exit would wake a broken worker pool's thread through a pipe closed beside it — CPython
         # 3.11's race, "Exception ignored … Bad file descriptor" under the one line, seen once in CI)
@@ -156,6 +169,7 @@ def _leave(code: int) -> None:
 
 
 INTERRUPTED_STATUS = 130  # a command stopped by Ctrl-C (128 + SIGINT), as a shell reports it
+STOPPED_STATUSES = {128 + s for s in STOPPING_SIGNALS}  # 130, 143 (SIGTERM), 129 (SIGHUP)
 # a --jobs worker process (a document's, a game's, the rulebook's) killed while the build waited for it
 WORKER_KILLED = ("a worker process of this command ended abruptly (killed, or by the system short of memory): "
                  "nothing of it was written, the last good output is as it was (expected the command run again; "
@@ -235,9 +249,10 @@ def main(argv: list[str] | None = None, own_process: bool = False) -> int:
     except InputError as e:  # -C: no such folder
         print(f"pnpgen: error: {shown(str(e))}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print(pnpgen.INTERRUPTED, file=sys.stderr)
-        return INTERRUPTED_STATUS
+    except KeyboardInterrupt as e:  # (SIGTERM, SIGHUP: the signal named on the line)
+        signum = getattr(e, "signum", _RECEIVED[0] if _RECEIVED else signal.SIGINT)
+        print(stopped_line(signum), file=sys.stderr)
+        return 128 + signum
     except BrokenPipeError:  # output piped into head or less that closed early
         sys.stderr.close()
         return 0

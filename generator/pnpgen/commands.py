@@ -235,15 +235,7 @@ def watch(ws: Workspace, args: argparse.Namespace) -> int:
 
     _known_game(ws, args.game)
     warm = Warm(own_process=getattr(args, "own_process", False))  # one rulebook process for every save: fonts parsed once
-    import signal
-    import threading
-
-    def stop(signum, frame):
-        raise SystemExit(128 + signum)  # SIGTERM: end like Ctrl-C, the rulebook's process with it
-
-    if threading.current_thread() is threading.main_thread():  # (a test may watch from a thread)
-        signal.signal(signal.SIGTERM, stop)
-
+    # (SIGTERM and SIGHUP end it as Ctrl-C does, the rulebook's process with it: cli.py's handler)
     broken = [False]  # the last save's build stopped at an error
 
     def once() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import os
+import signal
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -12,11 +13,31 @@ from pathlib import Path, PurePosixPath
 from stat import S_ISREG
 from typing import TYPE_CHECKING
 
+from pnpgen import INTERRUPTED
 from pnpgen.patterns import later
 from pnpgen.safetext import cut_middle, name_control_char, odd_char, one_line, shown_invisible, shown_name
 
 if TYPE_CHECKING:  # (the rulebook's reader imports errors alone)
     from pnpgen.memo import Stamps
+
+
+# what stops a command as Ctrl-C does: the terminal's Ctrl-C, kill's and every supervisor's SIGTERM, a closed terminal's SIGHUP
+STOPPING_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+
+def stopped_line(signum: int) -> str:
+    """The one line a stopped command ends with: Ctrl-C's, or it with the signal named."""
+    return INTERRUPTED if signum == signal.SIGINT else f"{INTERRUPTED} ({signal.Signals(signum).name})"
+
+
+class Stopped(KeyboardInterrupt):
+    """SIGTERM or SIGHUP (``kill``, ``timeout``, a CI runner's time limit, docker and systemd stop, a
+    closed terminal): the command stops as Ctrl-C stops it — every path that rolls back on a
+    KeyboardInterrupt does — and ends with 128 + ``signum``, as a shell reports the signal."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
 
 
 def place(path: Path | str, line: int | None = None, column: int | None = None) -> str:

@@ -33,7 +33,7 @@ def export_sheet(ws: Workspace, args: argparse.Namespace) -> int:
     from pnpgen.data.load import load_game
     from pnpgen.data.sheetcolumns import columns_line
     from pnpgen.data.sheetexport import export_sheet as sheet_bytes
-    from pnpgen.engine.output import atomic_write_bytes
+    from pnpgen.engine.output import write_new_only
     from pnpgen.errors import InputError
     from pnpgen.faces.lookup import check_templates
     from pnpgen.messages import counted
@@ -43,15 +43,17 @@ def export_sheet(ws: Workspace, args: argparse.Namespace) -> int:
     deck = deck_of(game, args.deck)
     fmt = _sheet_format(args.format, args.out)
     out = args.out or deck.source.with_suffix("." + fmt)
+    taken = InputError("already exists; not overwritten", path=out, expected="--out another file, or remove it")
     if out.exists() or out.is_symlink():  # (the deck's own spreadsheet, or a file of hand edits)
-        raise InputError("already exists; not overwritten", path=out, expected="--out another file, or remove it")
+        raise taken
     translated, default = {}, "ja"
     if game.translations is not None:  # each other language's texts in <field>.<lang> columns
         default = game.translations.default
         for lang in game.translations.languages:
             if lang != game.translations.lang:
                 translated[lang] = load_game(ws, args.game, lang=lang).deck(args.deck)
-    atomic_write_bytes(out, sheet_bytes(deck, fmt, translated, default))
+    if not write_new_only(out, sheet_bytes(deck, fmt, translated, default)):  # (made while it was read: kept)
+        raise taken
     if args.quiet:
         return 0
     print_line(ws.shown(f"{deck.id}: {counted(len(deck.pieces), 'row')} ({counted(deck.count, 'piece')}) in {out.resolve()}"))
@@ -133,7 +135,8 @@ def clean(ws: Workspace, args: argparse.Namespace) -> int:
 def calibrate(args: argparse.Namespace) -> int:
     """The duplex calibration sheet (impose/calibration.py) as a two-page PDF."""
     from pnpgen.data.formats import paper_title
-    from pnpgen.data.workspace import find_workspace
+    from pnpgen.data.printers import profiles_file
+    from pnpgen.data.workspace import find_workspace, printer_profiles
     from pnpgen.engine.calibration import (
         a_calibration_sheet,
         calibration_sheet,
@@ -150,6 +153,8 @@ def calibrate(args: argparse.Namespace) -> int:
     except NoWorkspace:
         ws = None
     root = ws.root if ws is not None else Path.cwd()
+    for profiles in printer_profiles(root):  # where the sheet's measures go: one that cannot be read said now
+        profiles_file(profiles)
     paper, lang = games_paper_and_language(ws, args.lang) if ws is not None else (None, None)
     opts = CalibrationOptions(paper=args.paper or paper or "a4", duplex=args.duplex, lang=args.lang or lang or "ja")
     out = args.out or root / "build" / f"calibration-{opts.paper}-{opts.duplex}.pdf"

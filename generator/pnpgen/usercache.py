@@ -313,8 +313,8 @@ def put(kind: str, name: str, value: Any) -> None:
             with os.fdopen(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "wb") as f:
                 f.write(hashlib.sha256(body).digest() + body)
             os.replace(tmp, where / name)
-        except OSError:
-            tmp.unlink(missing_ok=True)  # a full disk: the part written goes at once
+        except BaseException:  # a full disk, Ctrl-C, SIGTERM: the part written goes at once (it
+            tmp.unlink(missing_ok=True)  # stayed, for a sweep an hour later, on a signal)
             raise
     except OSError:
         pass  # a read-only or full disk: the next run works it out again

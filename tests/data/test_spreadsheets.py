@@ -933,3 +933,24 @@ def test_a_count_column_headed_with_a_language_is_never_told_as_a_translation(tm
     assert run(ws, "check", "--game", "test") == 2
     err = capsys.readouterr().err
     assert "cards.csv:1:4: 枚数（英語） (column D): unknown key in the header row" in err and "count.en" not in err, err
+
+
+def test_export_sheet_keeps_a_file_made_while_the_sheet_is_made(tmp_path, capsys, monkeypatch):
+    """The name is looked at first, the sheet made, then written: a file appearing between the two
+    (another program's, a second export-sheet) was replaced by the rename. Kept, the same message,
+    and no temporary file left beside it."""
+    from pnpgen.data import sheetexport
+
+    ws = make_workspace(tmp_path / "ws", deck=FIELDS_DECK + YAML_PIECES)
+    out = ws / "data" / "test" / "decks" / "cards.csv"
+    made = sheetexport.export_sheet
+
+    def meanwhile(*args, **kwargs):
+        out.write_text("hand edits", encoding="utf-8")
+        return made(*args, **kwargs)
+
+    monkeypatch.setattr(sheetexport, "export_sheet", meanwhile)
+    assert run(ws, "export-sheet", "--game", "test", "--deck", "cards") == 2
+    assert "already exists; not overwritten" in capsys.readouterr().err
+    assert out.read_text(encoding="utf-8") == "hand edits"
+    assert sorted(p.name for p in out.parent.iterdir()) == ["cards.csv", "cards.yaml"]

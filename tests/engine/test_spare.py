@@ -659,3 +659,19 @@ def test_a_reclaim_still_running_as_the_next_build_commits_frees_nothing_that_co
     assert run(ws, *BUILD) == 0
     cold = _cold(tmp_path, ws, "cold")
     assert (root / DOC).read_bytes() == (cold / DOC).read_bytes()
+
+
+def test_a_spares_record_stopped_by_a_signal_leaves_no_temporary(tmp_path, monkeypatch):
+    """Ctrl-C or SIGTERM (cli.py: a KeyboardInterrupt) between the record's write and its rename
+    left ``.spares.<pid>-<thread>.pnpgen-tmp`` in the trash for the next run to sweep: removed now."""
+    monkeypatch.setenv("PNPGEN_CACHE", str(tmp_path / "cache"))
+    trash = tmp_path / "trash"
+    trash.mkdir()
+
+    def stopped(*args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(spare.os, "replace", stopped)
+    with pytest.raises(KeyboardInterrupt):
+        spare.Record(outputs={"a.pdf": [1, 2, 3, "0:"]}).write(trash)
+    assert list(trash.iterdir()) == []

@@ -119,3 +119,28 @@ def test_a_sheet_annotated_and_saved_from_a_viewer_is_not_replaced(tmp_path, cap
     assert run(ws, "calibrate", "--out", "cal.pdf") == 2
     assert "already exists and is not a calibration sheet pnpgen wrote" in capsys.readouterr().err
     assert sheet.read_bytes() == noted
+
+
+@pytest.mark.parametrize("kind", ["fifo", "folder", "unreadable"])
+def test_calibrate_says_a_printers_yaml_it_cannot_read(tmp_path, capsys, kind):
+    """The sheet's measures go into printers.yaml: a FIFO, a folder or an unreadable file of that
+    name beside data/ was passed over in silence (and a build with --printer stopped at it later).
+    Said as a build says it, exit 2, no sheet written."""
+    import os
+
+    if kind == "unreadable" and os.geteuid() == 0:
+        pytest.skip("root reads every file")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
+    profiles = ws / "printers.yaml"
+    if kind == "fifo":
+        os.mkfifo(profiles)
+    elif kind == "folder":
+        profiles.mkdir()
+    else:
+        profiles.write_text("home: {paper: a4}\n", encoding="utf-8")
+        profiles.chmod(0)
+    assert run(ws, "calibrate", "--out", "cal.pdf") == 2
+    err = capsys.readouterr().err
+    wrong = "cannot be read (permission denied)" if kind == "unreadable" else "is not a file (a folder, a pipe or a device)"
+    assert f"printers.yaml: {wrong} (expected printers.yaml, a YAML file of printer profiles" in err, err
+    assert not (ws / "cal.pdf").exists()

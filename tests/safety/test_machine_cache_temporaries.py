@@ -134,3 +134,24 @@ def test_an_entry_no_run_has_read_for_months_goes_one_read_stays(tmp_path, monke
     assert sorted(p.name for p in (cache / "yaml").iterdir()) == sorted([used, fresh])
     assert sorted(p.name for p in (cache / "calibration").iterdir()) == sorted([old, used, fresh])
     assert usercache.get("yaml", old) is None and usercache.get("yaml", used) == [used]
+
+
+def test_a_write_stopped_by_a_signal_leaves_no_temporary(tmp_path, monkeypatch):
+    """Ctrl-C or SIGTERM (a KeyboardInterrupt, cli.py) as an entry is renamed into place: its
+    temporary stayed until a sweep an hour later proved its process gone; it goes at once, as on
+    a full disk."""
+    from pnpgen import usercache
+
+    monkeypatch.setenv("PNPGEN_CACHE", str(tmp_path / "cache"))
+
+    def stopped(*args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(usercache.os, "replace", stopped)
+    try:
+        usercache.put("yaml", ENTRY, {"a": 1})
+    except KeyboardInterrupt:
+        pass
+    else:
+        raise AssertionError("the signal was swallowed")
+    assert [p.name for p in (tmp_path / "cache" / "yaml").iterdir()] == []

@@ -9,6 +9,7 @@ import signal
 import socket
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -43,6 +44,42 @@ def test_ctrl_c_ends_watch_and_serve_with_130(tmp_path, command):
     assert proc.returncode == 130, (proc.returncode, err)
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
     assert err.endswith("\npnpgen: interrupted\n") or err == "pnpgen: interrupted\n", err  # as every command
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
+@pytest.mark.parametrize("command", [["watch", "--game", "test"], ["serve", "--game", "test", "--port"]])
+def test_sigterm_and_sighup_end_watch_and_serve_as_ctrl_c_does(tmp_path, command, signum):
+    """Sent to the command's process alone (kill, docker stop, a closed terminal): SIGHUP killed
+    watch and serve without a word, leaving the watcher's rulebook process to the system; serve
+    took SIGTERM, watch only SIGTERM, each with a status of its own. Now every one is one line,
+    128 + the signal, and no process of the command left."""
+    if command[0] == "serve":
+        pytest.importorskip("uvicorn", reason="the preview's HTTP stack")
+        command = [*command, _free_port()]
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    proc = subprocess.Popen([sys.executable, "-u", "-m", "pnpgen", *command], cwd=ws, env=child_env(),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=in_a_terminal_group)
+    try:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            if line.startswith("watching ") or " preview on " in line:
+                break
+        os.kill(proc.pid, signum)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    name = signal.Signals(signum).name
+    assert (proc.returncode, err.splitlines()[-1:]) == (128 + signum, [f"pnpgen: interrupted ({name})"]), err
+    assert "Traceback" not in err, err
+    for _ in range(500):  # (the rulebook's process ends with the command: the system tells it)
+        try:
+            os.killpg(proc.pid, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.02)
+    else:
+        raise AssertionError("a process of the command still runs")
 
 
 @pytest.mark.parametrize("command", [["watch", "--game", "test", "--no-rulebook"], ["serve", "--game", "test", "--port"]])

@@ -13,6 +13,7 @@ large about the page centre, so the printer's scaling brings it back to size.
 from __future__ import annotations
 
 import math
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -92,6 +93,23 @@ def check_asked(printer: Printer, paper: str | None, duplex: str | None) -> None
                                       f"{asked} (printers.yaml; pnpgen calibrate --paper/--duplex)")
 
 
+def profiles_file(path: Path) -> bool:
+    """Is there a printers.yaml to read at ``path``? None is no error; a folder, a FIFO or a device
+    of that name, or a file that cannot be read, is (said, not passed over in silence: ``pnpgen
+    calibrate``, whose sheet's measures go there, and a build that asks for a profile)."""
+    if not path.is_file():
+        if path.exists():
+            raise InputError("is not a file (a folder, a pipe or a device)", path=path, expected=PROFILES_FILE)
+        return False
+    if not os.access(path, os.R_OK):
+        raise InputError("cannot be read (permission denied)", path=path,
+                         expected=f"{PROFILES_FILE}, readable by you (chmod u+r {path.name})")
+    return True
+
+
+PROFILES_FILE = "printers.yaml, a YAML file of printer profiles (see pnpgen calibrate)"
+
+
 def load_printer(root: Path, name: str) -> Printer:
     """The profile ``name``; an InputError naming file:line for a bad one, or the files looked in
     for an unknown one."""
@@ -100,10 +118,7 @@ def load_printer(root: Path, name: str) -> Printer:
                          expected="a profile's name in printers.yaml (see pnpgen calibrate), or no --printer")
     known: list[str] = []
     for path in printer_profiles(root):
-        if not path.is_file():
-            if path.exists():  # a folder or a FIFO of that name: said, not passed over in silence
-                raise InputError("is not a file (a folder, a pipe or a device)", path=path,
-                                 expected="printers.yaml, a YAML file of printer profiles (see pnpgen calibrate)")
+        if not profiles_file(path):
             continue
         if path.parent == root:  # the workspace's own: a link out of the workspace is never read
             contained(path.name, root, "", path)  # (no key: the file is named once, not "printers.yaml: printers.yaml:")

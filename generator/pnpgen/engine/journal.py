@@ -10,17 +10,14 @@ import hmac
 import json
 import os
 import shlex
-import signal
 import stat
 import sys
-import threading
-from contextlib import contextmanager
 from pathlib import Path
 
 from pnpgen import usercache
 from pnpgen.atomic import read_record
 from pnpgen.engine import spare, trash
-from pnpgen.engine.output import inside, named
+from pnpgen.engine.output import inside, named, signals_deferred
 from pnpgen.engine.trash import TRASH
 from pnpgen.errors import InputError
 from pnpgen.patterns import later
@@ -267,23 +264,3 @@ def remove_staging(staging: Path) -> None:
         staging.rmdir()
     except OSError:
         pass
-
-
-@contextmanager
-def signals_deferred():
-    """Hold back Ctrl-C and SIGTERM while files are being renamed into place, then act on them
-    (a kill -9 cannot be held back: the journal finishes its work on the next run)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    caught: list[int] = []
-    previous = {s: signal.signal(s, lambda n, f: caught.append(n)) for s in (signal.SIGINT, signal.SIGTERM)}
-    try:
-        yield
-    finally:
-        for s, handler in previous.items():
-            signal.signal(s, handler)
-    if signal.SIGINT in caught:
-        raise KeyboardInterrupt
-    if signal.SIGTERM in caught:
-        os.kill(os.getpid(), signal.SIGTERM)

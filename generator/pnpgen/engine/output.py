@@ -22,8 +22,8 @@ from collections.abc import Collection, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
-from pnpgen.atomic import TEMPORARY, TMP_SUFFIX, tmp_beside, write_new
-from pnpgen.errors import InputError
+from pnpgen.atomic import TEMPORARY, TMP_SUFFIX, move_without_replacing, replace_whole
+from pnpgen.errors import STOPPING_SIGNALS, InputError
 from pnpgen.pdf.assemble import PdfFile
 
 LOCK_NAME = ".pnpgen.lock"
@@ -37,6 +37,32 @@ MARKER_TEXT = (b"This folder is written by pnpgen (build and export output). pnp
 def atomic_write_bytes(path: Path, data: bytes) -> None:
     """Write one file atomically (temp file beside it, then rename)."""
     write_all({path: data})
+
+
+def write_new_only(path: Path, data: bytes) -> bool:
+    """``data`` written whole to ``path`` while nothing stands there, else False and nothing
+    written: a file looked for first can appear before a rename, which would replace it; the
+    finished temporary file is linked to the name instead, which fails where one is
+    (``move_without_replacing``), and a signal or a crash leaves no temporary file behind."""
+    make_folder(path.parent)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TMP_SUFFIX, dir=path.parent)
+    except OSError as e:
+        raise unwritable(path.parent, e) from None
+    try:
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+            os.chmod(tmp, 0o666 & ~current_umask())
+        except OSError as e:  # (a full disk)
+            raise unwritable(path.parent, e) from None
+        if move_without_replacing(Path(tmp), path):
+            return True
+        if os.path.lexists(path):
+            return False
+        raise unwritable(path.parent, OSError(errno.EIO, os.strerror(errno.EIO)))
+    finally:
+        Path(tmp).unlink(missing_ok=True)
 
 
 def unchanged(path: Path, data: bytes | PdfFile) -> bool:
@@ -97,7 +123,7 @@ def write_all(files: dict[Path, bytes]) -> list[Path]:
             with os.fdopen(fd, "wb") as f:
                 f.write(data)
             os.chmod(tmp, 0o666 & ~current_umask())
-        with _ctrl_c_deferred():  # the renames run to the end: never half old, half new files
+        with signals_deferred():  # the renames run to the end: never half old, half new files
             for path, tmp in sorted(temps.items()):
                 os.replace(tmp, path)
     except BaseException:
@@ -108,20 +134,25 @@ def write_all(files: dict[Path, bytes]) -> list[Path]:
 
 
 @contextmanager
-def _ctrl_c_deferred():
-    """Hold back Ctrl-C (SIGINT) until the block is done, then act on it; only the main thread
-    can, so elsewhere this does nothing."""
+def signals_deferred():
+    """Hold back Ctrl-C, SIGTERM and SIGHUP while files are being renamed into place, then act on
+    them as the command's handler does (cli.py: the command stops, its transaction rolled back);
+    only the main thread can, so elsewhere this does nothing (a kill -9 cannot be held back: the
+    journal finishes its work on the next run)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    pressed: list[tuple] = []
-    previous = signal.signal(signal.SIGINT, lambda *a: pressed.append(a))
+    caught: list[int] = []
+    previous = {s: signal.signal(s, lambda n, f: caught.append(n)) for s in STOPPING_SIGNALS}
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, previous)
-    if pressed:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+    if signal.SIGINT in caught:
         raise KeyboardInterrupt
+    for s in dict.fromkeys(caught):  # (sent again: the command's handler, or the system's default)
+        os.kill(os.getpid(), s)
 
 
 def make_folder(folder: Path) -> None:
@@ -267,9 +298,7 @@ def mark_now(folder: Path) -> None:
         return
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        tmp = tmp_beside(marker)
-        write_new(tmp, MARKER_TEXT)
-        os.replace(tmp, marker)
+        replace_whole(marker, MARKER_TEXT)
     except OSError as e:
         raise unwritable(folder, e) from None
 

@@ -39,7 +39,13 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pnpgen.atomic import TMP_SUFFIX, move_without_replacing, read_record, still_running, tmp_beside, write_new
+from pnpgen.atomic import (
+    TMP_SUFFIX,
+    move_without_replacing,
+    read_record,
+    replace_whole,
+    still_running,
+)
 from pnpgen.patterns import later
 from pnpgen.pdf.assemble import PdfFile, Stored
 from pnpgen.usercache import machine_seal
@@ -155,9 +161,7 @@ class Record:
             return
         text = json.dumps({"version": VERSION, "trash": trash.lstat().st_ino, "outputs": self.outputs,
                            "spares": self.spares}, separators=(",", ":")).encode()
-        tmp = tmp_beside(trash / SPARES)
-        write_new(tmp, json.dumps({"check": machine_seal(text)}).encode() + b"\n" + text)
-        os.replace(tmp, trash / SPARES)
+        replace_whole(trash / SPARES, json.dumps({"check": machine_seal(text)}).encode() + b"\n" + text)
 
     def spare_names(self, trash: Path) -> set[str]:
         """The trash entries that are live spares: still the very files the record names."""

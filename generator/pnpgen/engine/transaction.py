@@ -50,7 +50,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from contextlib import ExitStack, contextmanager, nullcontext
 from pathlib import Path
 
-from pnpgen.atomic import tmp_beside, write_new
+from pnpgen.atomic import replace_whole, write_new
 from pnpgen.engine import spare, trash
 from pnpgen.engine.journal import (
     JOURNAL,
@@ -377,9 +377,7 @@ class Staging:
         if mark is None:  # (removed by another program: no record could name this folder)
             raise FileNotFoundError(errno.ENOENT, "the staging folder's mark is gone", str(self.folder / ".made"))
         text = json.dumps({"version": VERSION, "staged": self.count, "staging": mark}).encode()
-        tmp = tmp_beside(self.folder / STAGED)
-        write_new(tmp, json.dumps({"check": seal(text)}).encode() + b"\n" + text)
-        os.replace(tmp, self.folder / STAGED)
+        replace_whole(self.folder / STAGED, json.dumps({"check": seal(text)}).encode() + b"\n" + text)
         self._sealed = self.count
 
     def keep_only(self, files: Mapping[Path, bytes | PdfFile]) -> None:

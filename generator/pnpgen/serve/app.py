@@ -10,15 +10,15 @@ import json
 import signal
 import socket
 import sys
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
 from types import FrameType
 
-from pnpgen import INTERRUPTED
 from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace
 from pnpgen.engine.fresh import present_inputs, profile_stamps, worth_a_build
 from pnpgen.engine.output import claim
-from pnpgen.errors import InputError
+from pnpgen.errors import InputError, stopped_line
 from pnpgen.safetext import shown, warning_line
 from pnpgen.serve.page import html, per_page
 from pnpgen.serve.preview import Preview
@@ -222,6 +222,20 @@ def serve(ws: Workspace, args: argparse.Namespace) -> int:
             self.stopped_by = self.stopped_by or sig
             super().handle_exit(sig, frame)
 
+        @contextlib.contextmanager
+        def capture_signals(self) -> Iterator[None]:
+            """uvicorn's Ctrl-C and SIGTERM, and a closed terminal's SIGHUP, which it leaves to the
+            command's handler: raised in the middle of its loop, a traceback."""
+            hup = getattr(signal, "SIGHUP", None)
+            held = threading.current_thread() is threading.main_thread() and hup is not None
+            previous = signal.signal(hup, self.handle_exit) if held and hup is not None else None
+            try:
+                with super().capture_signals():
+                    yield
+            finally:
+                if held and hup is not None:
+                    signal.signal(hup, previous)
+
         async def startup(self, sockets: list[socket.socket] | None = None) -> None:
             """The "preview on" line once the server listens, its Ctrl-C handler in place: said
             before, a Ctrl-C in the instant between (uvicorn still importing) could land in an
@@ -249,8 +263,7 @@ def serve(ws: Workspace, args: argparse.Namespace) -> int:
     servers.append(server)
     server.run()
     if server.stopped_by:  # Ctrl-C: 130, as ``watch`` and every shell command stopped by it
-        if server.stopped_by == signal.SIGINT:
-            print(INTERRUPTED, file=sys.stderr)  # the one line Ctrl-C ends every command with
+        print(stopped_line(server.stopped_by), file=sys.stderr)  # the one line Ctrl-C ends every command with
         return 128 + server.stopped_by
     if preview.gone:
         return 2  # (said in the terminal and on the page: the workspace is gone)
