@@ -96,10 +96,10 @@ def stranger(base: Path) -> str | None:
     """A name in the machine cache's folder ``base`` that pnpgen did not write (``PNPGEN_CACHE=$HOME``,
     another program's folder), or None: the folder is pnpgen's — marked (``TAG``), missing, empty,
     or holding only what pnpgen writes there and the system's litter (a Finder's ``.DS_Store``):
-    a cache from before the mark, marked now. In a stranger's folder pnpgen would write its key and folders among the files, make a
-    folder named as one of its kinds its user's alone and sweep from it the files named like its
-    entries that were not read for 60 days: it keeps nothing there (``folder``), and a command
-    refuses it (``refuse_stranger``). Looked at once a process."""
+    a cache from before the mark, marked now. In a stranger's folder pnpgen would write its key and
+    folders among the files, make a folder named as one of its kinds its user's alone and sweep
+    from it the files named like its entries that were not read for 60 days: it keeps nothing there
+    (``folder``), and a command refuses it (``refuse_stranger``). Looked at once a process."""
     try:
         handle = os.open(base / TAG, _PLAIN_READ)
         try:

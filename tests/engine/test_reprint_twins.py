@@ -28,14 +28,19 @@ def _lines(said: str, head: str) -> list[str]:
         out.append(line.strip())
     return out
 
-
-def test_twins_are_each_named_by_their_own_line_and_nameless_ones_by_their_place(tmp_path):
-    ws = make_workspace(tmp_path / "ws", deck=_deck(PIECES))
+def _reprint_after_the_template_edited(tmp_path, pieces) -> str:
+    """reprint.txt once the deck of ``pieces`` is built and its front template's text size edited
+    (every face drawn anew: every copy to reprint)."""
+    ws = make_workspace(tmp_path / "ws", deck=_deck(pieces))
     assert run(ws, *BUILD) == 0
     front = ws / "templates" / "test" / "card-front.svg.j2"
     front.write_text(front.read_text(encoding="utf-8").replace("size=9", "size=8"), encoding="utf-8")
     assert run(ws, *BUILD) == 0
-    said = (ws / "build" / "test" / "reprint.txt").read_text(encoding="utf-8")
+    return (ws / "build" / "test" / "reprint.txt").read_text(encoding="utf-8")
+
+
+def test_twins_are_each_named_by_their_own_line_and_nameless_ones_by_their_place(tmp_path):
+    said = _reprint_after_the_template_edited(tmp_path, PIECES)
     assert _lines(said, "加える") == [
         "1 × cards.yaml:9［hit］", "1 × #2［x］", "1 × cards.yaml:11［hit］", "1 × #4［run］",
         "1 × Goblin［hit］ (cards.yaml:13)", "1 × Goblin［hit］ (cards.yaml:14)", "1 × Goblin［run］"], said
@@ -60,14 +65,7 @@ def test_a_twins_copy_added_names_that_twin(tmp_path):
         ["2 × cards.yaml:11［hit］（余った分）", "1 × Goblin［hit］ (cards.yaml:14)（余った分）"]), said
 
 
-
-
 def test_twins_nothing_tells_apart_are_each_at_their_own_line(tmp_path):
     twins = ["{name: Goblin, text: hit}", "{name: Orc, text: x}", "{name: Goblin, text: hit}"]
-    ws = make_workspace(tmp_path / "ws", deck=_deck(twins))
-    assert run(ws, *BUILD) == 0
-    front = ws / "templates" / "test" / "card-front.svg.j2"
-    front.write_text(front.read_text(encoding="utf-8").replace("size=9", "size=8"), encoding="utf-8")
-    assert run(ws, *BUILD) == 0
-    said = (ws / "build" / "test" / "reprint.txt").read_text(encoding="utf-8")
+    said = _reprint_after_the_template_edited(tmp_path, twins)
     assert _lines(said, "加える") == ["1 × Goblin (cards.yaml:9)", "1 × Orc", "1 × Goblin (cards.yaml:11)"], said

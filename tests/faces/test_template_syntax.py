@@ -48,15 +48,21 @@ CASES = {  # the lines from 5 on, the line named, what the message says, what it
 }
 
 
-@pytest.mark.parametrize("case", sorted(CASES))
-def test_a_template_slip_is_told_at_its_line(tmp_path, case):
-    art, line, what, expected = CASES[case]
-    ws = make_workspace(tmp_path / "ws", front=FRONT.format(art))
+def _first_face_refused(tmp_path, front: str) -> str:
+    """The error rendering the first card's front of a workspace with this front template, its
+    paths said from the workspace."""
+    ws = make_workspace(tmp_path / "ws", front=front)
     game = load_game(Workspace(ws), "test")
     deck = game.decks[0]
     with pytest.raises(InputError) as e:
         Renderer(ws / "templates", game, 3.0).render(Face(deck, deck.pieces[0], "front"))
-    msg = str(e.value).replace(str(ws) + "/", "")
+    return str(e.value).replace(str(ws) + "/", "")
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_a_template_slip_is_told_at_its_line(tmp_path, case):
+    art, line, what, expected = CASES[case]
+    msg = _first_face_refused(tmp_path, FRONT.format(art))
     assert msg.startswith(f"templates/test/card-front.svg.j2:{line}: "), msg
     said, _, hint = msg.partition(" (expected ")
     assert what in said, msg
@@ -166,11 +172,6 @@ def test_a_macro_file_of_the_games_imported_without_context_is_told_to_take_it(t
 ])
 def test_a_name_templates_do_not_have_is_told_what_they_have_instead(tmp_path, art, said, expected):
     front = '{% extends "common/piece.svg.j2" %}\n{% block art %}' + art + '<rect width="1" height="1"/>{% endblock %}\n'
-    ws = make_workspace(tmp_path / "ws", front=front)
-    game = load_game(Workspace(ws), "test")
-    deck = game.decks[0]
-    with pytest.raises(InputError) as e:
-        Renderer(ws / "templates", game, 3.0).render(Face(deck, deck.pieces[0], "front"))
-    msg = str(e.value).replace(str(ws) + "/", "")
+    msg = _first_face_refused(tmp_path, front)
     assert msg.startswith(f"templates/test/card-front.svg.j2:2: {said}"), msg
     assert f"(expected {expected}" in msg, msg
