@@ -313,7 +313,8 @@ def letters_line(box: LayoutBox) -> list[tuple[float, float, float, float]]:
     """Where a line of a text box's words stands at its size (x, y, w, h: the inner width, the em
     placed as ``valign`` puts it): a board's title box taller than the band shrunk under it
     (``band: {h: 12}``) has its letters on the band, not on the paper round it, and its white title
-    turned to ``ink`` on the dark band (trial83). None for a vertical box (its columns fill it)."""
+    turned to ``ink`` on the dark band (trial83). A list of that one line (or none: a vertical box's
+    columns fill it), to place beside the box's own rectangle."""
     if box.type != "text" or box.get("vertical"):
         return []
     x, y, w, h, pad = (box.get(k) for k in ("x", "y", "w", "h", "pad"))
