@@ -68,6 +68,15 @@ WORDS_FOR = {"history": ("log", "the history's versions"), "versions": ("log", "
              "changelog": ("diff", "the changelog between two versions")}
 
 
+def _nearest_option(option: str, options: list[str]) -> str:
+    """``; did you mean --game?``, the options likened without their dashes: with them ``--gmae``
+    was as like ``--paper`` as difflib asks (their ``--``, ``a``, ``e``: 0.615) once ``new`` took it."""
+    stems = {o.lstrip("-"): o for o in options if o.lstrip("-")}
+    hint = suggest(option.lstrip("-"), stems)
+    meant = re.match(r"; did you mean (.*?)\?", hint)
+    return hint.replace(meant.group(0), f"; did you mean {stems[meant.group(1)]}?", 1) if meant else hint
+
+
 def _explain(message: str, command: str | None = None, game_given: bool = False) -> str:
     """argparse's message, said the way pnpgen says every mistake: what is wrong, then what would
     be right, in brackets at the end. ``command``: the one being run, whose options are named
@@ -104,7 +113,7 @@ def _explain(message: str, command: str | None = None, game_given: bool = False)
         # the nearest of the command's own options (``new --gmae``: new has no --game to offer)
         options = sorted({o for parser in ((top_parser(), mine) if mine else (top_parser(), *command_parsers().values()))
                           for o in parser.options})
-        hint = suggest(option, options) if first.startswith("-") else ""
+        hint = _nearest_option(option, options) if first.startswith("-") else ""
         longs = [o for o in options if re.fullmatch(r"-[A-Za-z]", option) and o.startswith("--" + option[1])]
         if not hint and len(longs) == 1:  # -j for --jobs: the one long option of that letter
             hint = f"; did you mean {longs[0]}?"

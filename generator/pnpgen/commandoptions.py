@@ -168,6 +168,9 @@ def _new_command(n: argparse.ArgumentParser) -> None:
                    help="a deck to start with (repeatable; default: cards)")
     n.add_argument("--lang", type=_choice, choices=["ja", "en"], default="ja",
                    help="the language of the game it writes: ja (default) or en (an English game, deck names and draft)")
+    n.add_argument("--paper", type=_choice, choices=sorted(PAPER_SIZES), default=None,
+                   help="the paper of the game's home sheets and booklet, written as game.yaml's paper: "
+                        "(letter for US Letter; default: none written, a4)")
 
 
 def _layout_command(la: argparse.ArgumentParser) -> None:

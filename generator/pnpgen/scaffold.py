@@ -175,8 +175,12 @@ GAME_YAML_EN = """\
 languages: [en]               # kept in English: build/<slug>/ is the English edition
 fonts:
   en: {gothic: NotoSans-Regular, bold: NotoSans-Bold, mincho: NotoSerif-Regular}
-# paper: letter               # US Letter home sheets and booklet (default: A4)
 """
+LETTER_OFFER_EN = "# paper: letter               # US Letter home sheets and booklet (default: A4)\n"
+
+# ``--paper``: the paper asked for, written (an American designer's Letter printer fed A4 sheets
+# crops their foot or shrinks them to 94 %: every card printed the wrong size).
+PAPER_LINE = "paper: {paper:<23}# the home sheets' and the booklet's paper (a4, letter, a3, legal, tabloid)\n"
 
 GAME_YAML = """\
 # {title} — written by `pnpgen new`; see docs/data-format.md (`pnpgen docs data-format` prints it).
@@ -283,13 +287,15 @@ def new(args: argparse.Namespace) -> int:
         raise InputError(f"--title {v.show(title)} is not a title",
                          expected="one line of at most 200 characters, without control characters")
     english = getattr(args, "lang", "ja") == "en"
+    paper = getattr(args, "paper", None)
     kinds = [(DECKS_EN if english else DECKS)[k] for k in dict.fromkeys(args.kind or ["cards"])]
     files = {
         folder / "game.yaml": GAME_YAML.format(title=title, title_yaml=_quoted(title), draft_word="draft" if english
                                                else "草案", date=datetime.date.today().isoformat(),
                                                open_word=placeholder_word("en" if english else "ja"),
                                                open_pad=" " * (18 if english else 17))
-        + (GAME_YAML_EN if english else ""),
+        + (GAME_YAML_EN if english else "")
+        + (PAPER_LINE.format(paper=paper) if paper else LETTER_OFFER_EN if english else ""),
         folder / "draft.txt": (_draft_en if english else _draft)(title, kinds),
     }
     held = next((k for k in kinds if k.deck == "cards"), None)  # the deck a tuck box holds, when new writes one
@@ -340,6 +346,8 @@ def new(args: argparse.Namespace) -> int:
           "the pieces' texts and art")
     print("Next:")
     print(f"  1. pnpgen build --game {slug}   # PDFs in build/{slug}/; {word} values print in magenta")
+    if english and not paper:  # (the offer in game.yaml is a comment: a first build is on A4)
+        print(f"     its home sheets are A4: for US Letter, uncomment paper: letter in {rel}/game.yaml")
     print(f"  2. edit {rel}/decks/*.yaml: titles, counts, texts; pictures go in {rel}/art/")
     print(f"  3. write the rules in {rel}/draft.txt (its " + ("Components bullets" if english else "◇ components")
           + " match the decks' names)")

@@ -327,3 +327,24 @@ def test_the_inch_shops_poker_card_keeps_its_trim_in_poker_sleeves_and_is_reduce
     assert default_sleeve((63.5, 88.9)) == pytest.approx((66.5, 91.9))
     assert f"{Sleeve(*default_sleeve((63.5, 88.9))).scale_for(card) * 100:.1f}" == "100.0"
     assert f"{sleeve_option('2.5x3.5in').scale_for(card) * 100:.1f}" == "98.4"
+
+
+@pytest.mark.parametrize("text, meant", [("2 5/8 x 3 5/8 in", "2.625x3.625in"), ("2-5/8x3-5/8in", "2.625x3.625in"),
+                                         ('2-5/8"x3-5/8"', "2.625x3.625in"), ("2 5/8x3 1/2", "2.625x3.5in"),
+                                         ("2 5/8x3in", "2.625x3in")])
+def test_a_sleeve_size_in_inch_fractions_is_told_its_decimals(text, meant):
+    """trial84: an American designer typed a US sleeve as its box labels it, `2 5/8 x 3 5/8 in`, and
+    got no hint, while `--bleed 1/8in` is told `did you mean 0.125in?`."""
+    with pytest.raises(Invalid) as e:
+        sleeve_option(text)
+    assert e.value.message == f"{text!r} is not a sleeve size; did you mean {meant}?", e.value.message
+    got = sleeve_option(meant)
+    assert (round(got.w, 2), round(got.h, 2)) == (round(float(meant.split("x")[0]) * 25.4, 2),
+                                                  round(float(meant.split("x")[1][:-2]) * 25.4, 2))
+
+
+@pytest.mark.parametrize("text", ["5/0x3in", "2 5x3 5", "axb"])
+def test_a_sleeve_size_that_is_no_fraction_either_gets_no_guess(text):
+    with pytest.raises(Invalid) as e:
+        sleeve_option(text)
+    assert e.value.message == f"{text!r} is not a sleeve size", e.value.message

@@ -69,8 +69,26 @@ def dimensions(text: str, lo: float, hi: float, what: str, example: str,
             likely = [u for u in units if plausible is None or all(
                 plausible[0] <= float(v) * MM_PER_UNIT[u] <= plausible[1] for v in (w, h))] or units[:1]
             meant = f"; did you mean {' or '.join(f'{w}x{h}{u}' for u in likely)}?" if likely else meant
+        meant = meant or _inch_fractions(text)
         raise Invalid(f"{text!r} is not a {what}{meant}", f"WIDTHxHEIGHT in mm from {lo:g} to {hi:g}, e.g. {example}")
     return sides
+
+
+# a side as an inch ruler reads it: 2 5/8, 2-5/8, 5/8 or 3, with an inch mark or none
+_RULER_SIDE = r'\s*(?:(\d+)[\s-]+(?=\d+\s*/))?(\d+)(?:\s*/\s*(\d+))?\s*(in|inch|inches|"|″)?\s*'
+
+
+def _inch_fractions(text: str) -> str:
+    """``; did you mean 2.625x3.625in?`` for sides written in inch fractions (``2 5/8 x 3 5/8 in``,
+    ``2-5/8"x3-5/8"``: sleeves sold in the US are labelled so), as a length's ``1/8in`` is told."""
+    m = re.fullmatch(r"(.+?)[xX×](.+)", text)
+    sides = [re.fullmatch(_RULER_SIDE, part) for part in m.groups()] if m else []
+    if len(sides) != 2 or not all(sides) or not any(f and f.group(3) for f in sides) \
+            or any(f and f.group(3) and int(f.group(3)) == 0 for f in sides):
+        return ""
+    w, h = (int(f.group(1) or 0) + (int(f.group(2)) / int(f.group(3)) if f.group(3) else int(f.group(2)))
+            for f in sides if f)
+    return f"; did you mean {w:g}x{h:g}in?"
 
 
 # A card sleeve's inside (--sleeve, a deck file's sleeve:): the sizes read, and the sides of the
