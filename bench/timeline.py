@@ -168,7 +168,7 @@ STRETCHES = [
     ("rendering: the build and its rendering worker", ("in", "prerender", min)),
     ("rendered → converting", ("out", "load_and_render", max)),
     ("converting: the workers; the sheets planned on a thread", ("in", "convert_faces", min)),
-    ("converted → documents: lint, the faces' pack", ("out", "convert_faces", min)),
+    ("converted → documents: the faces' pack, the pictures' stand-ins", ("out", "convert_faces", min)),
     ("documents: the build's, the forked writer's, the copier", ("in", "write_documents", min)),
     ("the tail: documents hashed, packs, records, state, commit", ("out", "write_documents", max)),
 ]

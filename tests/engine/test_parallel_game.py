@@ -380,31 +380,53 @@ def test_the_first_failing_face_is_reported_whichever_process_rendered_it(tmp_pa
         assert errs[0] == errs[1] and f"({shown}, " in errs[1] and "Traceback" not in errs[1], errs
 
 
-def test_the_bleed_is_read_while_the_forked_process_draws_its_documents(tmp_path, monkeypatch):
-    """--jobs 2: the build's process reads the faces' bleed (and packs the renders) after drawing
-    its own documents and before the forked child's come back, not after them (its core would
-    idle while the child draws); --jobs 1 reads it after every document, as before."""
+def _done_while_the_child_draws(tmp_path, monkeypatch, ws, step: str):
+    """``ws`` built with --jobs 1 and 2, each call of ``step`` (a function engine/game.py calls)
+    noted among the documents told ready: with --jobs 2 once, after the build's own documents and
+    before the forked child's come back; with --jobs 1 once, after every document. The files of
+    both are the same bytes (the two builds' game folders returned)."""
     from pnpgen.engine import documents, game, transaction
 
-    ws = _drawn_deck(tmp_path)
     monkeypatch.setattr(documents, "MIN_PAGES", 100)
     events: list[str] = []
-    real_early, real_bleed = transaction.Staging.early, game.bare_bleed_warnings
+    real_early, real_step = transaction.Staging.early, getattr(game, step)
     monkeypatch.setattr(transaction.Staging, "early",
                         lambda self, path, data: events.append(path.name) or real_early(self, path, data))
-    monkeypatch.setattr(game, "bare_bleed_warnings", lambda *a, **k: events.append("bleed") or real_bleed(*a, **k))
+    monkeypatch.setattr(game, step, lambda *a, **k: events.append(step) or real_step(*a, **k))
     outs = {}
     for jobs in ("1", "2"):
         events.clear()
         out = tmp_path / f"jobs{jobs}"
         assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", jobs, "--out", str(out)) == 0
         outs[jobs] = list(events)
-    before = {jobs: events[:events.index("bleed")] for jobs, events in outs.items()}  # the documents told ready
-    assert len(before["1"]) == 4 and outs["1"].count("bleed") == 1, outs["1"]  # (then each told again at the end)
-    assert 1 <= len(before["2"]) < 4 and outs["2"].count("bleed") == 1, outs["2"]  # the child's come after it
+    before = {jobs: events[:events.index(step)] for jobs, events in outs.items()}  # the documents told ready
+    assert len(before["1"]) == 4 and outs["1"].count(step) == 1, outs["1"]  # (then each told again at the end)
+    assert 1 <= len(before["2"]) < 4 and outs["2"].count(step) == 1, outs["2"]  # the child's come after it
     one, two = tmp_path / "jobs1" / "test", tmp_path / "jobs2" / "test"
     files = sorted(p.relative_to(one) for p in one.rglob("*") if p.is_file())
     assert len(files) >= 5 and all((one / rel).read_bytes() == (two / rel).read_bytes() for rel in files)
+    return one, two
+
+
+def test_the_bleed_is_read_while_the_forked_process_draws_its_documents(tmp_path, monkeypatch):
+    """--jobs 2: the build's process reads the faces' bleed (and packs the renders) after drawing
+    its own documents and before the forked child's come back, not after them (its core would
+    idle while the child draws); --jobs 1 reads it after every document, as before."""
+    _done_while_the_child_draws(tmp_path, monkeypatch, _drawn_deck(tmp_path), "bare_bleed_warnings")
+
+
+def test_the_print_lint_runs_while_the_forked_process_draws_its_documents(tmp_path, monkeypatch):
+    """--jobs 2: the build's process runs the print lint over the converted faces after drawing
+    its own documents and before the forked child's come back (before the documents, no other
+    process ran: one core idled); --jobs 1 runs it after every document. Its findings stand where
+    one process puts them, after the faces' own warnings."""
+    ws = _drawn_deck(tmp_path)
+    front = ws / "templates" / "test" / "card-front.svg.j2"  # text under the lint's smallest size: a finding
+    front.write_text(front.read_text(encoding="utf-8").replace("size=10", "size=4"), encoding="utf-8")
+    _, two = _done_while_the_child_draws(tmp_path, monkeypatch, ws, "lint_faces")
+    warnings = json.loads((two / "manifest.json").read_text(encoding="utf-8"))["warnings"]
+    linted = [i for i, w in enumerate(warnings) if "print lint" in w and "4.0 pt" in w]
+    assert len(linted) == 1 and all(i < linted[0] for i, w in enumerate(warnings) if "dpi" in w), warnings
 
 
 def test_a_document_failing_in_the_forked_process_is_reported_before_the_bleed_read_meanwhile(tmp_path, monkeypatch,

@@ -321,16 +321,10 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     font = game.fonts["gothic"]
     if any(art.fallback for art in arts.values()):  # svglib draws these: start it from an embedded font
         default_font(font)
-    lint_memo = Memo(known=cache.pack(lints_pack(slug, options))) if cache is not None else None
-    lint = lint_faces(((df.deck, p.piece, side, k) for df in rendered.decks for p in df.pairs
-                       for side, k in (("front", p.front), ("back", p.back)) if k),
-                      arts, rendered.bleed_mm, game.options.get("lint", LintSettings()), ws.templates, seen=lints,
-                      bleeds=rendered.deck_bleeds, kept=lint_memo, names={k: k + v for k, v in face_keys.items()})
-    if cache is not None and lint_memo is not None:  # the findings measured and asked for, for the next build
-        if kept_lint := lint_memo.kept():  # (None: the pack as it is)
-            add_pack(lints_pack(slug, options), kept_lint)
-        cache.let_go_of_pack(lints_pack(slug, options))
-    result = BuildResult(game, warnings=grouped_per_deck(list(rendered.warnings)) + lint
+    # the print lint's findings go after the faces' own warnings, but are found while the documents
+    # are drawn (``meanwhile``): its core would otherwise idle here, the faces converted, nothing forked yet
+    rendered_warnings = grouped_per_deck(list(rendered.warnings))
+    result = BuildResult(game, warnings=rendered_warnings
                          + short_bleed_warnings(list(zip(game.decks, on_paper)), options)
                          + profile_paper_warnings(list(zip(game.decks, on_paper)), options)
                          + stock_warnings(list(zip(game.decks, on_paper)), options.sheet) + silhouette_warnings(options.sheet)
@@ -355,10 +349,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     if cache is not None:
         assert memo is not None  # made from the cache above
         cache_files.update(cache.record("nest", k, v) for k, v in sorted(nest_memo.learned.items()))
-        result.uses = cache_uses(cache, renders_pack(slug, options), face_keys, nest_memo)
-        result.uses.add(cache.pack_path(faces_pack(slug, options)))
-        if lint_memo is not None and (lint_memo.used or lint_memo.learned):
-            result.uses.add(cache.pack_path(lints_pack(slug, options)))
+        result.uses.add(cache.pack_path(faces_pack(slug, options)))  # (the faces' records: ``meanwhile``)
     drawn = [(plan.documents, arts, face_keys)]
     homes = [r.files[0] for r in plan.records if r.files] + [f"{game.slug}-all.pdf"]
     if options.ink is not None:  # the home sheets again, by the ink saver, into ink-saver/
@@ -385,9 +376,30 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         last_layouts = {}
     layouts: dict[str, Any] = {"inputs": inputs}
 
+    linted: list[bool] = []
+
+    def lint() -> None:  # the print lint over the faces (their pictures' stand-ins are as good: it reads their marks)
+        linted.append(True)
+        lint_memo = Memo(known=cache.pack(lints_pack(slug, options))) if cache is not None else None
+        found = lint_faces(((df.deck, p.piece, side, k) for df in rendered.decks for p in df.pairs
+                            for side, k in (("front", p.front), ("back", p.back)) if k),
+                           arts, rendered.bleed_mm, game.options.get("lint", LintSettings()), ws.templates, seen=lints,
+                           bleeds=rendered.deck_bleeds, kept=lint_memo, names={k: k + v for k, v in face_keys.items()})
+        result.warnings[len(rendered_warnings):len(rendered_warnings)] = found  # (where one process put them)
+        if cache is not None and lint_memo is not None:  # the findings measured and asked for, for the next build
+            if kept_lint := lint_memo.kept():  # (None: the pack as it is)
+                add_pack(lints_pack(slug, options), kept_lint)
+            cache.let_go_of_pack(lints_pack(slug, options))
+            if lint_memo.used or lint_memo.learned:
+                result.uses.add(cache.pack_path(lints_pack(slug, options)))
+
     def meanwhile() -> None:  # what needs none of the documents: done while other processes draw theirs, if they do
         if bleed:
             return
+        if not linted:
+            lint()
+            if cache is not None:  # the cache entries of the faces' records this build used
+                result.uses |= cache_uses(cache, renders_pack(slug, options), face_keys, nest_memo)
         if cache is not None and memo is not None and (kept_renders := memo.kept()) is not None:
             add_pack(renders_pack(slug, options), kept_renders)  # the renders used and made
         try:  # the first faces read for bare bleed (one read here draws its pictures from their art files)
