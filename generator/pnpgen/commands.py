@@ -67,6 +67,7 @@ def build(ws: Workspace, args: argparse.Namespace, warm=None, heading: str | Non
     from pnpgen.engine.cache import Cache
     from pnpgen.engine.fresh import sort_games
     from pnpgen.engine.options import BuildOptions, RulebookOptions
+    from pnpgen.memo import Stamps
 
     placed = home_sheet_options(ws, args)
     printer = placed["printer"]
@@ -110,6 +111,7 @@ def build(ws: Workspace, args: argparse.Namespace, warm=None, heading: str | Non
         states: dict = {}  # the games' states, read once for the check and the build (engine/cache.py)
         hashes = Cache(out_root).hashes  # the files' hashes by their stamps, one table for both (read on first use)
         hashes.threads = not options.one_core
+        stamps = Stamps()  # the input files' stats, as the check lists them: the build's (engine/fresh.py)
         measuring: builtins.list = []  # the art measured by a process forked as the inputs hash (below)
         if getattr(args, "own_process", False) and not getattr(args, "set_aside", False) and hashes.threads:
             def set_aside() -> None:  # the build's stages imported while the inputs' files hash on threads, if
@@ -123,7 +125,7 @@ def build(ws: Workspace, args: argparse.Namespace, warm=None, heading: str | Non
 
             hashes.beside = set_aside
         try:
-            outcomes, todo = sort_games(ws, slugs, options, out_root, rulebook, own, states, hashes)
+            outcomes, todo = sort_games(ws, slugs, options, out_root, rulebook, own, states, hashes, stamps)
         except BaseException:
             for measures in measuring:
                 measures.cancel()
@@ -142,7 +144,7 @@ def build(ws: Workspace, args: argparse.Namespace, warm=None, heading: str | Non
             # the summary said as soon as the files are in place, before the caches' bookkeeping
             outcomes = run_build(ws, slugs, options, out_root, rulebook, say=say, sorted_games=(outcomes, todo),
                                  warm=warm, own_language=own, states=states, hashes=hashes, committed=tell,
-                                 unkept=print_warning)
+                                 unkept=print_warning, stamps=stamps)
     tell(outcomes)
     return 0
 

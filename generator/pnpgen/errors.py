@@ -236,7 +236,10 @@ def file_right_in(folder: Path, name: str, stamps: Stamps) -> tuple[Path, os.sta
     if not name or "/" in name or "\\" in name or name in (".", "..") or name_control_char(name) is not None \
             or too_long(name) or _real(folder) != folder:
         return None
-    path = folder / name
+    listed = stamps.listed.get(folder)
+    path = listed.get(name) if listed is not None else None
+    if path is None:
+        path = folder / name
     try:
         st = stamps.itself(path)  # (asked once per build: contained's is_link asks the same)
     except (OSError, ValueError):

@@ -228,6 +228,10 @@ class Stamps:
     # (art/, a name) → the file it names, found by this build (data/art.py ``ArtFolder``): a deck's
     # field and its template's image() find the same thousand names
     found: dict[tuple[Path, str], Path] = field(default_factory=dict)
+    # a folder's plain files (no link) by their names, as the run's check listed them (engine/fingerprint.py
+    # ``_scan``): a card's picture named by its folder and name is that path, its stat known, not a new
+    # path made and hashed for each of 3,000 cards (errors.py ``file_right_in``)
+    listed: dict[Path, dict[str, Path]] = field(default_factory=dict)
 
     def of(self, path: Path) -> os.stat_result:
         """``path.stat()``, asked once per build (an OSError is raised each time, never kept); a

@@ -1,7 +1,8 @@
 """Issue 22: an edit asks the disk about each art file a few times, however big the deck — the
 build's stats are learnt once (``Cache.stamps``) and handed down, not asked again by every stage
 that finds, measures or hashes a picture (a thousand cards' art was stat'ed some fifteen times
-each on an edit of one card's text)."""
+each on an edit of one card's text); the build takes the stats the check that decides whether
+it is up to date took as it listed the inputs, so an edit asks about each art file once."""
 
 from __future__ import annotations
 
@@ -13,7 +14,10 @@ import pytest
 
 from conftest import PICTURE_FRONT, picture_workspace, run
 
-MOST = 3  # stats (and lstats) of one art file in a build after an edit: before (up to date?), within, after (saved meanwhile?)
+# stats (and lstats) of one art file in a build after an edit: the check's listing (up to date?),
+# whose stats the build takes as its own (engine/fresh.py ``sort_games``; 3 until edit51: the
+# check's, the build's, and one after the commit)
+MOST = 1
 
 
 def pieces(n: int, edited: str = "") -> str:
@@ -21,7 +25,8 @@ def pieces(n: int, edited: str = "") -> str:
 
 
 def stats_of_an_edit(root: Path, n: int, monkeypatch) -> Counter:
-    """Each art file's stats and lstats, by name, in a build after one card's text is edited."""
+    """Each art file's stats and lstats, by name, in a build after one card's text is edited (those
+    of a directory listing's entries too)."""
     colours = {f"p{i}.png": (10 * i % 250, 40, 200) for i in range(n)}
     ws = picture_workspace(root, pieces(n), PICTURE_FRONT, colours, size=(60, 40))
     # art made long ago, as a designer's is (a hash taken in the instant of its file's change is
@@ -44,6 +49,44 @@ def stats_of_an_edit(root: Path, n: int, monkeypatch) -> Counter:
             return real(path, *args, **kw)
 
         monkeypatch.setattr(os, name, counted)
+    scandir = os.scandir
+
+    class Entry:  # a directory entry whose stat is counted (the check's listing stats each file so)
+        def __init__(self, entry):
+            self._entry = entry
+
+        def __getattr__(self, name):
+            return getattr(self._entry, name)
+
+        def __fspath__(self):
+            return self._entry.__fspath__()
+
+        def stat(self, *args, **kw):
+            if self._entry.path.startswith(art + os.sep):
+                seen[self._entry.name] += 1
+            return self._entry.stat(*args, **kw)
+
+    class Listing:
+        def __init__(self, folder="."):
+            self._it = scandir(folder)
+
+        def __enter__(self):
+            self._it.__enter__()
+            return self
+
+        def __exit__(self, *exc):
+            return self._it.__exit__(*exc)
+
+        def __iter__(self):
+            return self
+
+        def __next__(self):
+            return Entry(next(self._it))
+
+        def close(self):
+            self._it.close()
+
+    monkeypatch.setattr(os, "scandir", Listing)
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1", "--out", str(out)) == 0
     monkeypatch.undo()
     assert set(seen) == set(colours)  # every art file was looked at (the count below is of something)
@@ -51,7 +94,7 @@ def stats_of_an_edit(root: Path, n: int, monkeypatch) -> Counter:
 
 
 @pytest.mark.parametrize("n", [3, 6])
-def test_each_art_file_is_looked_at_three_times_an_edit_however_big_the_deck(tmp_path, monkeypatch, n):
+def test_each_art_file_is_looked_at_once_an_edit_however_big_the_deck(tmp_path, monkeypatch, n):
     seen = stats_of_an_edit(tmp_path, n, monkeypatch)
     assert max(seen.values()) <= MOST, seen
 

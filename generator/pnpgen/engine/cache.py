@@ -115,7 +115,8 @@ def _first_link(root: str) -> str | None:
 class Cache:
     """``<out>/.cache``: one state file per game, one file per converted face."""
 
-    def __init__(self, out_root: Path, states: States | None = None, hashes: FileHashes | None = None):
+    def __init__(self, out_root: Path, states: States | None = None, hashes: FileHashes | None = None,
+                 stamps: Stamps | None = None):
         self.root = out_root / ".cache"
         self._root_text = f"{self.root}/"  # (``entry``)
         # each game's state as read (its bytes, what they say), shared by the build's caches: a build
@@ -136,7 +137,8 @@ class Cache:
         # the table of files' hashes, shared by the check and the build of one run (``hashes``): it
         # was read by each, and the inputs fingerprinted again after the commit for the build's to learn the check's
         self._hashes: FileHashes | None = hashes
-        self.stamps = Stamps()  # each file's stat, asked of the disk once in this build
+        # each file's stat, asked of the disk once in this build (given: the run's check took the inputs')
+        self.stamps = stamps if stamps is not None else Stamps()
         self._digests: dict[Path, tuple[os.stat_result, str]] = {}  # ``digest``'s, by file and its stat as first seen
         # each pack read (its records' lines, the values decoded), so writing the pack again
         # encodes only the records made since (``pack_entry``)

@@ -105,6 +105,7 @@ def _scan(folder: Path, names: tuple[str, ...], cached: bool,
                 st = entry.stat()
                 if stamps is not None and not link:
                     stamps.looked[path] = st
+                    stamps.listed.setdefault(folder, {})[entry.name] = path
             found.append(((*names, entry.name), path, st, link))
 
 

@@ -20,6 +20,7 @@ from pnpgen.engine.output import build_lock, claim
 from pnpgen.engine.state import States
 from pnpgen.errors import InputError, contained
 from pnpgen.litter import is_litter
+from pnpgen.memo import Stamps
 from pnpgen.safetext import not_utf8
 
 
@@ -179,11 +180,14 @@ def sort_games(ws: Workspace, slugs: list[str], given: BuildOptions, out_root: P
                rulebook: RulebookOptions | None,
                own_language: frozenset[str] = frozenset(),
                states: States | None = None, hashes: FileHashes | None = None,
-               ) -> tuple[list[GameOutcome], list[tuple[str, str]]]:
+               stamps: Stamps | None = None) -> tuple[list[GameOutcome], list[tuple[str, str]]]:
     """The outcomes of the games that are up to date, and (slug, fingerprint of its inputs) of
     each game to build. The output folder is claimed (``output.claim``) and a commit a killed
     run left is finished first. ``states``: where the states read are kept for the build
-    (``Cache.states``); ``hashes``: the table of files' hashes the build goes on with (``Cache.hashes``)."""
+    (``Cache.states``); ``hashes``: the table of files' hashes the build goes on with (``Cache.hashes``);
+    ``stamps``: the run's stats of its input files, taken as the inputs are listed and given to the
+    build, which asks the disk for none of them again (a 3,000-card deck's art was looked at by the
+    check's listing and again, file by file, as its cards loaded)."""
     claim(out_root, ws.input_folders, ws.root)
     cache = Cache(out_root, states, hashes)
     finish_killed_commit(out_root, cache)
@@ -192,7 +196,8 @@ def sort_games(ws: Workspace, slugs: list[str], given: BuildOptions, out_root: P
     todo: list[tuple[str, str]] = []
     for slug in slugs:
         options = for_game(slug, given, own_language)
-        inputs = fingerprint(inputs_of(ws, slug), (options, rulebook, _profiles(ws)), cache.hashes, ws.fonts)
+        inputs = fingerprint(inputs_of(ws, slug), (options, rulebook, _profiles(ws)), cache.hashes, ws.fonts,
+                             stamps=stamps)
         state = cache.up_to_date(edition(slug, options), inputs, out_dir(out_root, slug, options), cache.hashes)
         if state is not None:
             fresh.append(GameOutcome(slug, out_dir(out_root, slug, options), True, warnings=state.warnings))

@@ -43,7 +43,7 @@ from pnpgen.engine.trash import empty_trash
 from pnpgen.engine.warm import Warm
 from pnpgen.engine.written import note_written, written_before, written_names
 from pnpgen.errors import InputError
-from pnpgen.memo import Memo
+from pnpgen.memo import Memo, Stamps
 from pnpgen.pdf import drawn
 from pnpgen.pdf.assemble import PdfFile, SourceChanged, file_digest
 from pnpgen.pdf.streams import FaceStreams
@@ -55,7 +55,7 @@ def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: 
               warm: Warm | None = None, own_language: frozenset[str] = frozenset(),
               states: States | None = None, hashes: FileHashes | None = None,
               committed: Callable[[list[GameOutcome]], None] | None = None,
-              unkept: Callable[[str], None] | None = None) -> list[GameOutcome]:
+              unkept: Callable[[str], None] | None = None, stamps: Stamps | None = None) -> list[GameOutcome]:
     """Build ``slugs`` into ``out_root/<slug>/``; nothing is written unless every game succeeds.
     Games are built side by side in worker processes when there are cores for it.
     ``sorted_games``: ``fresh.sort_games`` already asked (else it is asked here: it claims the
@@ -66,14 +66,18 @@ def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: 
     the outcomes (every game's, the fresh ones too, in the order asked) as soon as the new files are
     in place, before the caches' bookkeeping that follows under the same lock (the unused entries
     pruned, the files' hashes saved): a watch save's summary line waits for the last file, not
-    for that. ``unkept``: told the one line of that bookkeeping's failures (``_bookkeeping``)."""
+    for that. ``unkept``: told the one line of that bookkeeping's failures (``_bookkeeping``).
+    ``stamps``: the stats ``sort_games`` took of the input files as it listed them (given with
+    ``sorted_games``, else taken here): a game built in this process asks the disk for none again."""
     cache = Cache(out_root, states, hashes)
     if options.one_core:  # (--jobs 1: no thread hashes files beside the build)
         cache.hashes.threads = False
     # one table of files' hashes for the check and the build (given with sorted_games, else made here)
     shared = hashes is not None or sorted_games is None
+    if sorted_games is None:
+        stamps = Stamps()
     fresh, todo = sorted_games or sort_games(ws, slugs, options, out_root, rulebook, own_language, cache.states,
-                                             cache.hashes)
+                                             cache.hashes, stamps)
     outcomes = list(fresh)
     if not todo:
         return outcomes
@@ -97,8 +101,8 @@ def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: 
                 done = {futures[f]: f.result() for f in futures}
                 built = [done[slug] for slug, _ in todo]  # in the order asked, whatever finished first
         else:
-            built = [_build_one(job, say, warm, cache.states, staging, collector, cache.hashes if shared else None)
-                     for job in jobs]
+            built = [_build_one(job, say, warm, cache.states, staging, collector, cache.hashes if shared else None,
+                                stamps if shared else None) for job in jobs]
         files: dict[Path, bytes | PdfFile] = dict(mark(out_root, ws.root))
         stale: list[Path] = []
         for outcome, write, gone in built:
@@ -273,18 +277,19 @@ def _stage_early(staging: Staging, files: dict[Path, bytes | PdfFile]) -> None:
 
 def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | None = None,
                states: States | None = None, staging: Staging | None = None, collector: Collector | None = None,
-               hashes: FileHashes | None = None) -> tuple[GameOutcome, dict[Path, bytes | PdfFile], list[Path]]:
+               hashes: FileHashes | None = None,
+               stamps: Stamps | None = None) -> tuple[GameOutcome, dict[Path, bytes | PdfFile], list[Path]]:
     """One game, in memory: its outcome, the files to write (outputs, manifest, cache) and the
     files of its last build that it no longer makes. ``states``: the states read so far
     (``Cache.states``); ``staging``: where its big documents are copied from the moment they are made;
     ``collector``: the run's, paused from when the faces are ready and left so (else one of the
     game's own, on again when its documents are made: a worker process's); ``hashes``: the run's
-    table of files' hashes (else read here)."""
+    table of files' hashes (else read here); ``stamps``: its stats of the inputs (else asked here)."""
     ws, slug, inputs, options, rulebook, out_root = job
     if collector is not None:  # (an earlier game's sheets paused it): reading and converting faces makes cycles
         collector.resume()
     out_dir = game_out_dir(out_root, slug, options)
-    cache = Cache(out_root, states, hashes)
+    cache = Cache(out_root, states, hashes, stamps)
     if options.one_core:  # (--jobs 1: no thread hashes files beside the build)
         cache.hashes.threads = False
     say(f"{slug}: building")
