@@ -94,6 +94,7 @@ def clean(ws: Workspace, args: argparse.Namespace) -> int:
                 f"remove it yourself if pnpgen made it there, and set {named_by} outside the workspace, or unset it, "
                 "to build)"))
         done = clean_outputs(out_root, args.game, history=args.history, workspace_games=ws.slugs())
+    scratch.sweep()  # (and what an export or preflight killed outright left in the temporary folder)
     if done.cache_linked is not None:
         raise InputError("is a link to another folder, where pnpgen's records of what it wrote would be: nothing is "
                          "read or removed through it, so everything in the folder stays", path=done.cache_linked,

@@ -8,7 +8,6 @@ import json
 import os
 import shutil
 import subprocess
-import tempfile
 from collections.abc import Callable
 from dataclasses import asdict, replace
 from pathlib import Path
@@ -23,6 +22,7 @@ from pnpgen.preflight.inks import ghostscript
 from pnpgen.preflight.pdfcheck import check_pdf
 from pnpgen.preflight.pngcheck import check_png
 from pnpgen.preflight.shop import BadInput, Finding, Limits, Shop, Unreadable, load_shop, what_to_do
+from pnpgen.scratch import own_folder
 
 NO_GHOSTSCRIPT = ("Ghostscript (gs) is not on this machine: total ink and the bleed are not checked "
                   "(install it: apt install ghostscript, brew install ghostscript, or ghostscript.com)")
@@ -153,7 +153,8 @@ def run(folders: list[Path], limits: Limits, say: Callable[[str], None], note: C
     everything: dict = {}
     named: dict[str, tuple[Path, int]] = {}  # the pages --pages-png wrote this run
     errors = notes = files = 0
-    with tempfile.TemporaryDirectory(prefix="pnpgen-preflight-") as tmp:
+    tmp = own_folder("pnpgen-preflight-")  # (marked: one a killed preflight left goes with the next's: scratch.py)
+    try:
         for folder in folders:
             shop, found, reports = preflight(folder, limits, Path(tmp), gs, pages_png, named)
             if not quiet:
@@ -175,6 +176,8 @@ def run(folders: list[Path], limits: Limits, say: Callable[[str], None], note: C
             notes += sum(f.level == "note" for f in found)
             files += len(reports)
             everything[str(folder)] = {"shop": asdict(shop), "files": reports, "findings": [asdict(f) for f in found]}
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
     if json_out is not None and not store(json_out, json.dumps(everything, ensure_ascii=False, indent=1).encode()):
         raise BadInput(f"{json_out}: --json cannot be written there (expected a file in a folder this user may write)")
     verdict = "a shop would turn it away" if errors else "nothing a shop would turn away"
