@@ -17,17 +17,10 @@ import pytest
 
 from conftest import FEW_CARDS, child_env, in_a_terminal_group, make_workspace, run
 from pnpgen import scratch
+from signals import SPILLING
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads a process's start from /proc")
 
-SPILLING = "\n".join([  # every file the export makes spilled into its temporary folder (test_sigterm.py's)
-    "import sys",
-    "from pnpgen.exports import spill",
-    "spill.Spill.__init__.__defaults__ = (0, 0)",
-    "from pnpgen.cli import console",
-    'sys.argv[0] = "pnpgen"',
-    "console()",
-])
 EXPORT = ["export", "--game", "test", "--preset", "tabletopsimulator", "--quiet"]
 
 

@@ -112,12 +112,13 @@ def save_png(path: Path, page: int, pngs: Path, named: dict[str, tuple[Path, int
         return
     named[stem] = (path, page)
     part = pngs / f".{stem}.part"  # (pdftoppm adds .png)
-    done = subprocess.run(["pdftoppm", "-r", "60", "-png", "-singlefile", "-f", str(page), "-l", str(page), str(path),
-                           str(part)], check=False)
     made = Path(f"{part}.png")
-    if done.returncode == 0 and made.is_file():
-        os.replace(made, pngs / f"{stem}.png")
-    else:  # (a page pdftoppm could not draw: no part of it left behind)
+    try:
+        done = subprocess.run(["pdftoppm", "-r", "60", "-png", "-singlefile", "-f", str(page), "-l", str(page),
+                               str(path), str(part)], check=False)
+        if done.returncode == 0 and made.is_file():
+            os.replace(made, pngs / f"{stem}.png")
+    finally:  # (a page pdftoppm could not draw, or preflight stopped by a signal as it drew: no part of it left behind)
         made.unlink(missing_ok=True)
 
 
