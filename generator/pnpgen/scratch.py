@@ -34,9 +34,13 @@ MAX_MARKER = 4096  # bytes: a marker is some 100
 def refuse_inside(folders: Iterable[tuple[Path, str]]) -> None:
     """The temporary folder, when one of ``folders`` (each with what it is: "the workspace") holds
     it: refused, naming the variable and where to put it instead."""
-    named_by = next((name for name in NAMED_BY if os.environ.get(name)), None)
-    if named_by is None:
-        return  # the system's own (/tmp): no workspace's
+    kept_from = list(folders)
+    for named_by in NAMED_BY:  # each set: Python passes over one that names no folder it can write in
+        if os.environ.get(named_by):  # (TMPDIR gone, TEMP in the workspace: TEMP used), and the programs it
+            _refuse_inside(named_by, kept_from)  # runs may read another than the one Python takes
+
+
+def _refuse_inside(named_by: str, folders: list[tuple[Path, str]]) -> None:
     try:  # (as named, not tempfile.gettempdir(), which keeps what it first found for the process)
         real = Path(os.environ[named_by]).resolve()
     except (OSError, RuntimeError, ValueError):
