@@ -182,17 +182,17 @@ def test_a_file_saved_over_the_last_sheet_while_calibrate_looks_is_kept(tmp_path
 def test_a_file_saved_where_calibrate_writes_a_new_sheet_is_kept(tmp_path, capsys, monkeypatch):
     """No file at --out as calibrate looks, one there as it writes: the link that puts the sheet in
     place fails where anything stands (export-sheet's --out), so the designer's file stays."""
-    import pnpgen.engine.output as output
+    import pnpgen.engine.calibration as calibration
 
     ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
-    sheet, made = ws / "cal.pdf", output.make_folder
+    sheet, made = ws / "cal.pdf", calibration.make_folder
     mine = b"%PDF-1.7\n% saved there meanwhile\n%%EOF\n"
 
     def saved_meanwhile(folder: Path) -> None:
         made(folder)
         sheet.write_bytes(mine)
 
-    monkeypatch.setattr(output, "make_folder", saved_meanwhile)
+    monkeypatch.setattr(calibration, "make_folder", saved_meanwhile)  # (its folder made: the sheet written next)
     assert run(ws, "calibrate", "--out", "cal.pdf") == 2
     assert "already exists and is not a calibration sheet pnpgen wrote" in capsys.readouterr().err
     assert sheet.read_bytes() == mine

@@ -10,14 +10,14 @@ from dataclasses import replace
 from pathlib import Path
 
 from pnpgen import usercache
-from pnpgen.atomic import move_without_replacing
+from pnpgen.atomic import put_unless_theirs
 from pnpgen.data.formats import paper_named_by_size
 from pnpgen.data.gamefiles import is_deck_name
 from pnpgen.data.sheetlayouts import load_sheet
 from pnpgen.data.validate import Invalid, paper
 from pnpgen.data.workspace import Workspace
 from pnpgen.data.yamlsrc import load_yaml
-from pnpgen.engine.output import signals_deferred, write_new_only
+from pnpgen.engine.output import make_folder, signals_deferred
 from pnpgen.errors import InputError
 from pnpgen.fonts import BUNDLED, DEFAULT_FONTS, LATIN_FONTS, holding, register
 from pnpgen.impose.calibration import CalibrationOptions, calibration_pages
@@ -75,44 +75,21 @@ def _holds_sheet(held: Path, place: Path, data: bytes) -> bool:
 
 def write_calibration_sheet(out: Path, data: bytes) -> bool:
     """The sheet written to ``out`` whole (never half a sheet over the last one), and recorded;
-    False, nothing written, where what stands there is not a sheet pnpgen wrote. Looked at, then
-    renamed over, a file that took the name in between would go (the designer's PDF saved there
-    as the sheet was made): a new name is taken by a link, which fails where anything stands, and
-    the sheet it replaces is first moved aside and looked at there, where nothing can take its place,
-    then put back if it is not pnpgen's (``write_new_only``, ``export-sheet --out``'s)."""
-    if not os.path.lexists(out) and _written_new(out, data):
-        return True
-    if not a_calibration_sheet(out, data):  # (the designer's PDF, a link, a folder: the common refusal)
-        return False
-    aside: Path | None = out.with_name(f".{out.name}.{os.getpid()}{ASIDE_SUFFIX}")
-    with signals_deferred():  # (the name is empty only for as long as it takes to look)
-        try:
-            os.rename(out, aside)
-        except FileNotFoundError:
-            aside = None  # (gone since: the name is free)
-        except OSError as e:
-            raise InputError(f"cannot write: {e.strerror}", path=out, expected="a writable file path for --out") from None
-        if aside is not None and not _holds_sheet(aside, out, data):  # another's file took the name: put back
-            if not move_without_replacing(aside, out):
-                raise InputError(f"a file took the name as the sheet was written, and another after it: the first "
-                                 f"is kept as {aside.name}", path=out, expected="--out another file")
-            return False
-        try:
-            written = _written_new(out, data)
-        finally:
-            if aside is not None:
-                aside.unlink(missing_ok=True)  # (the last sheet pnpgen wrote: replaced, or the name taken since)
+    False, nothing written, where what stands there is not a sheet pnpgen wrote, even one saved
+    there as the sheet is written (``atomic.put_unless_theirs``, as ``export-sheet --out`` refuses)."""
+    make_folder(out.parent)
+
+    def ours(held: Path) -> bool:  # (the file at the name, or the one moved aside from it: read as the name's)
+        return a_calibration_sheet(out, data) if held == out else _holds_sheet(held, out, data)
+
+    try:
+        with signals_deferred():  # (never the designer's file left aside: a kill -9 cannot be held)
+            written = put_unless_theirs(out, data, ours)
+    except OSError as e:
+        raise InputError(f"cannot write: {e.strerror}", path=out, expected="a writable file path for --out") from None
+    if written:
+        usercache.put(WRITTEN, _place(out), hashlib.sha256(data).hexdigest())
     return written
-
-
-ASIDE_SUFFIX = ".pnpgen-aside"  # the last calibration sheet while it is looked at, moved off its name
-
-
-def _written_new(out: Path, data: bytes) -> bool:
-    if not write_new_only(out, data):
-        return False
-    usercache.put(WRITTEN, _place(out), hashlib.sha256(data).hexdigest())
-    return True
 
 
 def _place(path: Path) -> str:
