@@ -74,7 +74,7 @@ def sweep(where: str | None = None) -> list[Path]:
     process killed outright left: the ones removed. Each only where its marker proves it pnpgen's
     and its process gone; where that cannot be known (a marker missing, unreadable or another
     user's, a process of that number running and its start unknown), the folder stays."""
-    removed = []
+    removed: list[Path] = []
     try:
         with os.scandir(where or tempfile.gettempdir()) as entries:
             found = [Path(e.path) for e in entries if e.name.startswith(OWN_FOLDERS)]
