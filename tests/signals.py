@@ -4,8 +4,10 @@ test_stopped_commands.py): a folder's files, a process's handlers and children, 
 from __future__ import annotations
 
 import os
+import subprocess
 import textwrap
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 # The command as `python -m pnpgen` starts it, but every file an export makes spilled out of memory
@@ -57,3 +59,24 @@ def children_at_work(pid: int) -> bool:
         return bool(Path(f"/proc/{pid}/task/{pid}/children").read_text().split())
     except OSError:
         return False
+
+
+def waited(proc: subprocess.Popen, ready: Callable[[int], bool], step: float = 0.002) -> None:
+    """Until ``ready(pid)`` (its handler in place, its children at work), or the process ended, or 60 s."""
+    end = time.monotonic() + 60
+    while proc.poll() is None and not ready(proc.pid) and time.monotonic() < end:
+        time.sleep(step)
+
+
+def sent(proc: subprocess.Popen, signum: int) -> str:
+    """``signum`` sent to the running ``proc`` alone, as ``kill PID`` sends it: its stderr once it ended,
+    none of its processes left."""
+    try:
+        assert proc.poll() is None, proc.communicate()
+        os.kill(proc.pid, signum)
+        _, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert group_gone(proc.pid), "a process of the command still runs"
+    return err

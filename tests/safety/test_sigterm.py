@@ -7,7 +7,6 @@ temporary folder (an export's spill folder), and no process of it left running. 
 
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
 import sys
@@ -18,7 +17,7 @@ import pytest
 
 from conftest import child_env, in_a_terminal_group, make_workspace
 from pnpgen.atomic import TMP_SUFFIX
-from signals import SPILLING, children_at_work, files, group_gone, handles, outside_cache
+from signals import SPILLING, children_at_work, files, handles, outside_cache, sent, waited
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/task").exists() or not hasattr(signal, "SIGHUP"),
                                 reason="reads a process's children from /proc")
@@ -46,21 +45,14 @@ def _stopped(tmp_path: Path, command: list[str], signum: int, when: str, script:
             if script:  # (the export's files are there, spilled, until it ends)
                 assert any(p.name.startswith("pnpgen-export-") for p in temp.iterdir())
         elif when == "working":  # its workers (the faces', the rulebook's) started
-            end = time.monotonic() + 60
-            while proc.poll() is None and not children_at_work(proc.pid) and time.monotonic() < end:
-                time.sleep(0.005)
+            waited(proc, children_at_work, 0.005)
             time.sleep(0.05)
         else:  # at its start: as soon as its handler is in place (before, the system's default ends it, having written nothing)
-            end = time.monotonic() + 60
-            while proc.poll() is None and not handles(proc.pid, signum) and time.monotonic() < end:
-                time.sleep(0.002)
-        assert proc.poll() is None, proc.communicate()
-        os.kill(proc.pid, signum)
-        _, err = proc.communicate(timeout=120)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-    assert group_gone(proc.pid), "a process of the command still runs"
+            waited(proc, lambda pid: handles(pid, signum))
+    except BaseException:
+        proc.kill()
+        raise
+    err = sent(proc, signum)
     name = signal.Signals(signum).name
     assert (proc.returncode, err.splitlines()[-1:]) == (128 + signum, [f"pnpgen: interrupted ({name})"]), err
     after = files(ws)

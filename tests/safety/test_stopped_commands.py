@@ -6,19 +6,17 @@ pnpgen`` in a process group of its own, the signal sent to it alone, at several 
 
 from __future__ import annotations
 
-import os
 import shutil
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from conftest import child_env, in_a_terminal_group, make_workspace
 from pnpgen.atomic import TMP_SUFFIX
-from signals import children_at_work, files, group_gone, handles, outside_cache
+from signals import children_at_work, files, handles, outside_cache, sent, waited
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads a process's children from /proc")
 
@@ -57,23 +55,17 @@ class Workspace:
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                 preexec_fn=in_a_terminal_group)
         try:
-            end = time.monotonic() + 60
             if when in ("staged", "paused"):
                 line = proc.stderr.readline() if proc.stderr else ""
                 assert ("every file staged" if when == "staged" else "paused") in line, (line, proc.communicate())
             elif when == "working":
-                while proc.poll() is None and not children_at_work(proc.pid) and time.monotonic() < end:
-                    time.sleep(0.002)
+                waited(proc, children_at_work)
             else:
-                while proc.poll() is None and not handles(proc.pid, signal.SIGTERM) and time.monotonic() < end:
-                    time.sleep(0.002)
-            assert proc.poll() is None, proc.communicate()
-            os.kill(proc.pid, signum)
-            _, err = proc.communicate(timeout=120)
-        finally:
-            if proc.poll() is None:
-                proc.kill()
-        assert group_gone(proc.pid), "a process of the command still runs"
+                waited(proc, lambda pid: handles(pid, signal.SIGTERM))
+        except BaseException:
+            proc.kill()
+            raise
+        err = sent(proc, signum)
         return proc.returncode, err
 
     def left(self) -> list[str]:
