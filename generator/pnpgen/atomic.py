@@ -4,6 +4,7 @@ is named: the engine removes files with it that a killed run left (engine/output
 
 from __future__ import annotations
 
+import errno
 import os
 import queue
 import re
@@ -70,6 +71,43 @@ def move_without_replacing(src: Path, dst: Path) -> bool:
     except OSError:
         pass  # (two names of one file: the staging folder's or the trash's goes with its folder)
     return True
+
+
+ASIDE_SUFFIX = ".pnpgen-aside"  # a file pnpgen may replace, while it is looked at, moved off its name
+
+
+def put_unless_theirs(path: Path, data: bytes, ours: Callable[[Path], bool]) -> bool:
+    """``data`` put at ``path`` whole where nothing stands, or where what stands there is ``ours``
+    (what pnpgen wrote there before: a calibration sheet, a preflight report); False, nothing
+    written, where it is not. Looked at, then renamed over, a file that took the name in between
+    would go (the designer's saved there meanwhile): a free name is taken by a link, which fails
+    where anything stands, and the file replaced is first moved aside and looked at there, where
+    nothing can take its place, then put back if it is not ours. An OSError where the file cannot
+    be written."""
+    tmp = tmp_beside(path)
+    write_new(tmp, data)
+    try:
+        if move_without_replacing(tmp, path):
+            return True
+        if not ours(path):  # (the designer's file, a link, a folder: the common refusal, nothing moved)
+            return False
+        aside = path.with_name(f".{path.name}.{os.getpid()}{ASIDE_SUFFIX}")
+        try:
+            os.rename(path, aside)
+        except FileNotFoundError:  # (gone since: the name is free)
+            return move_without_replacing(tmp, path)
+        replaced = False
+        try:
+            replaced = ours(aside) and move_without_replacing(tmp, path)
+        finally:
+            if replaced:
+                aside.unlink(missing_ok=True)
+            elif not move_without_replacing(aside, path):  # (another took the name since: two files, both kept)
+                raise FileExistsError(errno.EEXIST, f"a file took its name as it was written; the one there before "
+                                      f"is kept as {aside.name}", str(path))
+        return replaced
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 def read_record(path: Path, limit: int = MAX_RECORD) -> bytes:

@@ -421,8 +421,10 @@ def export(ws: Workspace, args: argparse.Namespace) -> int:
         return 0
     from pnpgen.exports.export import export_game
     from pnpgen.exports.heap import large_blocks_mapped
+    from pnpgen.scratch import sweep
 
     large_blocks_mapped()  # this process's large pictures' memory given back when freed (exports/heap.py)
+    sweep()  # the spill folders an export killed outright left in the temporary folder (scratch.py)
     result = export_game(ws, args.game, options, earlier_images(args.game, options, out_root))
     result.warnings[:] = [ws.shown(w) for w in result.warnings]  # export.json names no folder of this machine
     try:

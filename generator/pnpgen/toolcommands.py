@@ -94,6 +94,7 @@ def clean(ws: Workspace, args: argparse.Namespace) -> int:
                 f"remove it yourself if pnpgen made it there, and set {named_by} outside the workspace, or unset it, "
                 "to build)"))
         done = clean_outputs(out_root, args.game, history=args.history, workspace_games=ws.slugs())
+    scratch.sweep()  # (and what an export or preflight killed outright left in the temporary folder)
     if done.cache_linked is not None:
         raise InputError("is a link to another folder, where pnpgen's records of what it wrote would be: nothing is "
                          "read or removed through it, so everything in the folder stays", path=done.cache_linked,
@@ -138,7 +139,6 @@ def calibrate(args: argparse.Namespace) -> int:
     from pnpgen.data.printers import profiles_file
     from pnpgen.data.workspace import find_workspace, printer_profiles
     from pnpgen.engine.calibration import (
-        a_calibration_sheet,
         calibration_sheet,
         games_paper_and_language,
         other_papers,
@@ -162,10 +162,9 @@ def calibrate(args: argparse.Namespace) -> int:
         claim(out.parent, ws.input_folders if ws is not None else [])  # a build after it is not refused
         mark_now(out.parent)
     data = calibration_sheet(opts)
-    if (out.exists() or out.is_symlink()) and not a_calibration_sheet(out, data):  # the designer's own PDF
+    if not write_calibration_sheet(out, data):  # the designer's own PDF (never replaced, even one saved there meanwhile)
         raise InputError("already exists and is not a calibration sheet pnpgen wrote; not overwritten", path=out,
                          expected="--out another file, or remove it")
-    write_calibration_sheet(out, data)
     shown = out.relative_to(root) if not args.out and out.is_relative_to(root) else out  # relative, as every path pnpgen prints
     taken = [what for what, asked, theirs in (("paper", args.paper, paper), ("language", args.lang, lang))
              if asked is None and theirs]

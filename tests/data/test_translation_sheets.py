@@ -32,14 +32,14 @@ CARDS = [("M01", "干物", "魚を売る。", 2, "Dried fish", "Sell fish."),
          ("M03", "指輪", "宝石を売る。", 3, "Ring", "Sell a gem.")]
 
 
-def workspace(root: Path, english: list[tuple] | None = None, deck: str = DECK) -> Path:
+def workspace(root: Path, english: list[tuple] | None = None, deck: str = DECK, cards: list[tuple] = CARDS) -> Path:
     ws = make_workspace(root, deck=deck, game=GAME)
     book = openpyxl.Workbook()
-    cards = book.active
-    cards.title = "市場"
-    cards.append(["番号", "カード名", "効果", "枚数"])
-    for number, name, text, count, _, _ in CARDS:
-        cards.append([number, name, text, count])
+    sheet_of_cards = book.active
+    sheet_of_cards.title = "市場"
+    sheet_of_cards.append(["番号", "カード名", "効果", "枚数"])
+    for number, name, text, count, _, _ in cards:
+        sheet_of_cards.append([number, name, text, count])
     sheet = book.create_sheet("English")
     sheet.append(["番号", "Card", "Effect"])
     for row in english if english is not None else [(c[0], c[4], c[5]) for c in reversed(CARDS)]:
@@ -184,3 +184,15 @@ def test_the_english_editions_change_line_names_a_translation_column_by_its_head
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--lang", "en") == 0
     err = capsys.readouterr().out
     assert "(指輪: Effect)" in err, err
+
+
+def test_a_row_without_a_number_translates_no_card_without_one(tmp_path, capsys):
+    """A card of 市場 without its 番号 (not numbered yet) and a row of English without one (its
+    number not typed): the row was taken as that card's translation, the last such card's, without
+    a word: it names no card."""
+    cards = [CARDS[0], (None, *CARDS[1][1:]), CARDS[2]]
+    ws = workspace(tmp_path / "ws", english=[("M01", "Dried fish", "Sell fish."), (None, "Ring", "Sell a gem."),
+                                             ("M03", "Ring", "Sell a gem.")], cards=cards)
+    assert run(ws, "check", "--game", "test", "--lang", "en") == 2
+    err = capsys.readouterr()
+    assert "market.xlsx:3:1: 番号 (column A) in worksheet English: the row names no card" in err.err, err

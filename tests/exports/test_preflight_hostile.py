@@ -171,3 +171,44 @@ def test_a_preset_linked_out_of_the_workspace_is_refused_unread(tmp_path, capsys
     (game / "mine.yaml").write_text(private.read_text(encoding="utf-8"), encoding="utf-8")
     (game / "printerstudio.yaml").symlink_to("mine.yaml")
     assert main(["preflight", str(folder)]) == 0
+
+
+@pytest.mark.parametrize("theirs", ['{"name": "my-game", "version": "1.0"}\n', "[" * 100_000, "", "{}x"],
+                         ids=["package.json", "nested deep", "empty", "not JSON"])
+def test_json_over_a_json_file_of_the_designers_is_refused_and_kept(tmp_path, capsys, theirs):
+    """--json package.json (tab-completed), --json data/test/strings.json: the designer's own JSON
+    file was replaced by the report. Only a report preflight wrote is written over."""
+    folder = tmp_path / "mine"
+    _card(folder / "cards.pdf")
+    mine = tmp_path / "package.json"
+    mine.write_text(theirs, encoding="utf-8")
+    assert main(["preflight", str(folder), "--json", str(mine)]) == 2
+    out = capsys.readouterr()
+    assert out.err == (f"pnpgen: error: --json {mine}: already exists and is not a report pnpgen preflight wrote; not "
+                       "overwritten (expected --json another file, or remove it)\n"), out.err
+    assert mine.read_text(encoding="utf-8") == theirs
+    report = tmp_path / "report.json"  # its own report, written again over the last
+    assert main(["preflight", str(folder), "--json", str(report)]) == 0
+    first = report.read_bytes()
+    assert main(["preflight", str(folder), "--json", str(report)]) == 0
+    assert report.read_bytes() == first and sorted(p.name for p in tmp_path.iterdir()) == ["mine", "package.json",
+                                                                                         "report.json"]
+
+
+def test_a_json_file_saved_at_json_while_preflight_runs_is_kept(tmp_path, capsys, monkeypatch):
+    """Looked at before the run, free; taken as the run went (an editor saving there): kept."""
+    import pnpgen.preflight.run as preflight_run
+
+    folder = tmp_path / "mine"
+    _card(folder / "cards.pdf")
+    mine, checked = tmp_path / "notes.json", preflight_run.preflight
+
+    def saved_meanwhile(*args, **kwargs):
+        mine.write_text('{"mine": 1}', encoding="utf-8")
+        return checked(*args, **kwargs)
+
+    monkeypatch.setattr(preflight_run, "preflight", saved_meanwhile)
+    assert main(["preflight", str(folder), "--json", str(mine)]) == 2
+    assert "already exists and is not a report pnpgen preflight wrote" in capsys.readouterr().err
+    assert mine.read_text(encoding="utf-8") == '{"mine": 1}'
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mine", "notes.json"]

@@ -144,3 +144,56 @@ def test_calibrate_says_a_printers_yaml_it_cannot_read(tmp_path, capsys, kind):
     wrong = "cannot be read (permission denied)" if kind == "unreadable" else "is not a file (a folder, a pipe or a device)"
     assert f"printers.yaml: {wrong} (expected printers.yaml, a YAML file of printer profiles" in err, err
     assert not (ws / "cal.pdf").exists()
+
+
+@pytest.mark.parametrize("appears", ["the designer's PDF", "a link"])
+def test_a_file_saved_over_the_last_sheet_while_calibrate_looks_is_kept(tmp_path, capsys, monkeypatch, appears):
+    """Looked at, then renamed over: a PDF the designer saved over the last sheet between the two
+    (a viewer's 'save', a second calibrate) went. What stands at the name as the sheet goes in is
+    what pnpgen looks at, and it is kept where it is not pnpgen's sheet."""
+    import pnpgen.engine.calibration as calibration
+
+    monkeypatch.setenv("PNPGEN_CACHE", str(tmp_path / "cache"))
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
+    assert run(ws, "calibrate", "--out", "cal.pdf") == 0
+    sheet, looked = ws / "cal.pdf", calibration.a_calibration_sheet
+    mine = b"%PDF-1.7\n% the designer's notes, saved as cal.pdf\n%%EOF\n"
+
+    def saved_meanwhile(path: Path, data: bytes) -> bool:
+        said = looked(path, data)  # (pnpgen's own sheet: yes) ... and then the designer saves theirs there
+        path.unlink()
+        if appears == "a link":
+            path.symlink_to(tmp_path / "elsewhere.pdf")
+        else:
+            path.write_bytes(mine)
+        return said
+
+    monkeypatch.setattr(calibration, "a_calibration_sheet", saved_meanwhile)
+    capsys.readouterr()
+    assert run(ws, "calibrate", "--out", "cal.pdf", "--duplex", "short") == 2
+    assert "already exists and is not a calibration sheet pnpgen wrote" in capsys.readouterr().err
+    if appears == "a link":
+        assert sheet.is_symlink() and not (tmp_path / "elsewhere.pdf").exists()
+    else:
+        assert sheet.read_bytes() == mine
+    assert sorted(p.name for p in ws.iterdir() if "cal" in p.name) == ["cal.pdf"]  # nothing left aside
+
+
+def test_a_file_saved_where_calibrate_writes_a_new_sheet_is_kept(tmp_path, capsys, monkeypatch):
+    """No file at --out as calibrate looks, one there as it writes: the link that puts the sheet in
+    place fails where anything stands (export-sheet's --out), so the designer's file stays."""
+    import pnpgen.engine.calibration as calibration
+
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
+    sheet, made = ws / "cal.pdf", calibration.make_folder
+    mine = b"%PDF-1.7\n% saved there meanwhile\n%%EOF\n"
+
+    def saved_meanwhile(folder: Path) -> None:
+        made(folder)
+        sheet.write_bytes(mine)
+
+    monkeypatch.setattr(calibration, "make_folder", saved_meanwhile)  # (its folder made: the sheet written next)
+    assert run(ws, "calibrate", "--out", "cal.pdf") == 2
+    assert "already exists and is not a calibration sheet pnpgen wrote" in capsys.readouterr().err
+    assert sheet.read_bytes() == mine
+    assert sorted(p.name for p in ws.iterdir() if "cal" in p.name) == ["cal.pdf"]

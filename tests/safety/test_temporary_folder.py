@@ -36,3 +36,20 @@ def test_a_temporary_folder_beside_the_workspace_is_used(tmp_path, monkeypatch):
     (tmp_path / "tmp").mkdir()
     monkeypatch.setenv("TMPDIR", str(tmp_path / "tmp"))
     assert run(ws, "build", "--game", "test", "-q", "--no-rulebook") == 0
+
+
+@pytest.mark.parametrize("first", ["missing", "a file"])
+def test_a_temporary_folder_in_the_workspace_behind_one_python_passes_over_is_refused(tmp_path, monkeypatch, capsys,
+                                                                                      first):
+    """Python takes the first of TMPDIR, TEMP and TMP that names a folder it can write in: a TMPDIR
+    that does not (gone, a file) was the one looked at, and TEMP, in the workspace, the one used."""
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
+    (ws / "data" / "tmp").mkdir()
+    if first == "a file":
+        (tmp_path / "tmpfile").write_text("", encoding="utf-8")
+    monkeypatch.setenv("TMPDIR", str(tmp_path / ("tmpfile" if first == "a file" else "gone")))
+    monkeypatch.setenv("TEMP", str(ws / "data" / "tmp"))
+    assert run(ws, "preflight", "--game", "test", "--preset", "doujin") == 2
+    err = capsys.readouterr().err
+    assert "TEMP puts" in err and "inside the workspace" in err, err
+    assert not any((ws / "data" / "tmp").iterdir())

@@ -101,7 +101,9 @@ def _fold(rows: SheetDoc, found: list[dict], lang: str, sdoc: SheetDoc, pieces: 
     by_key: dict[str, int] = {}
     for i, piece in enumerate(pieces):
         value = str(piece.get(key, "")).strip()
-        if value and value in by_key:
+        if not value:
+            continue  # (a card not numbered yet: no row names it, not even one whose number is not typed either)
+        if value in by_key:
             raise sdoc.error(("pieces", i, key), f"{value!r} is in rows {sdoc.rows[by_key[value]]} and {sdoc.rows[i]}, "
                              f"so the translations of worksheet {rows.sheet} cannot tell which it translates",
                              "each card named once in its first column's field (a card number)")

@@ -10,13 +10,14 @@ from dataclasses import replace
 from pathlib import Path
 
 from pnpgen import usercache
+from pnpgen.atomic import put_unless_theirs
 from pnpgen.data.formats import paper_named_by_size
 from pnpgen.data.gamefiles import is_deck_name
 from pnpgen.data.sheetlayouts import load_sheet
 from pnpgen.data.validate import Invalid, paper
 from pnpgen.data.workspace import Workspace
 from pnpgen.data.yamlsrc import load_yaml
-from pnpgen.engine.output import atomic_write_bytes
+from pnpgen.engine.output import make_folder, signals_deferred
 from pnpgen.errors import InputError
 from pnpgen.fonts import BUNDLED, DEFAULT_FONTS, LATIN_FONTS, holding, register
 from pnpgen.impose.calibration import CalibrationOptions, calibration_pages
@@ -58,22 +59,37 @@ def a_calibration_sheet(path: Path, data: bytes) -> bool:
     it wrote it) or the sheet ``data`` itself, which a new sheet may replace. Its title is no proof:
     a sheet annotated and saved from a viewer keeps it, and is the designer's now; so is a PDF of
     theirs. (Where the machine keeps no cache, PNPGEN_CACHE=off, only the very same sheet is replaced.)"""
+    return _holds_sheet(path, path, data)
+
+
+def _holds_sheet(held: Path, place: Path, data: bytes) -> bool:
+    """``a_calibration_sheet`` of the file at ``held``, read as the one that stood at ``place``."""
     try:
-        if not path.is_file() or path.is_symlink():
+        if not held.is_file() or held.is_symlink():
             return False
-        held = path.read_bytes()
+        got = held.read_bytes()
     except OSError:
         return False
-    return held == data or usercache.get(WRITTEN, _place(path)) == hashlib.sha256(held).hexdigest()
+    return got == data or usercache.get(WRITTEN, _place(place)) == hashlib.sha256(got).hexdigest()
 
 
-def write_calibration_sheet(out: Path, data: bytes) -> None:
-    """The sheet written to ``out`` whole (never half a sheet over the last one), and recorded."""
+def write_calibration_sheet(out: Path, data: bytes) -> bool:
+    """The sheet written to ``out`` whole (never half a sheet over the last one), and recorded;
+    False, nothing written, where what stands there is not a sheet pnpgen wrote, even one saved
+    there as the sheet is written (``atomic.put_unless_theirs``, as ``export-sheet --out`` refuses)."""
+    make_folder(out.parent)
+
+    def ours(held: Path) -> bool:  # (the file at the name, or the one moved aside from it: read as the name's)
+        return a_calibration_sheet(out, data) if held == out else _holds_sheet(held, out, data)
+
     try:
-        atomic_write_bytes(out, data)
+        with signals_deferred():  # (never the designer's file left aside: a kill -9 cannot be held)
+            written = put_unless_theirs(out, data, ours)
     except OSError as e:
         raise InputError(f"cannot write: {e.strerror}", path=out, expected="a writable file path for --out") from None
-    usercache.put(WRITTEN, _place(out), hashlib.sha256(data).hexdigest())
+    if written:
+        usercache.put(WRITTEN, _place(out), hashlib.sha256(data).hexdigest())
+    return written
 
 
 def _place(path: Path) -> str:

@@ -6,7 +6,8 @@ least ``SPILL_SMALLEST`` is written, as soon as it is encoded, into a folder of 
 in the system's temporary folder, and held as a ``PdfFile`` of its stored bytes, which the commit
 copies into its staging folder as it does a build's documents (engine/transaction.py). The files
 are the same bytes; a small export (the four games' sheets) never writes one. The folder goes when
-the export has committed or failed (``close``); where it cannot be made, the files stay in memory.
+the export has committed or failed (``close``), or, left by an export killed outright, with the
+next one's (scratch.py: marked pnpgen's and its process's); where it cannot be made, the files stay in memory.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import shutil
 import tempfile
 
 from pnpgen.pdf.assemble import PdfFile, Stored, stat_stamp
+from pnpgen.scratch import own_folder
 
 SPILL_AFTER = 32 << 20  # bytes of encoded files held in memory before the next big one is written out
 SPILL_SMALLEST = 256 << 10  # a file smaller than this stays in memory (a card's PNG, the JSON)
@@ -39,7 +41,7 @@ class Spill:
             return data
         try:
             if self._folder is None:
-                self._folder = tempfile.mkdtemp(prefix="pnpgen-export-")
+                self._folder = str(own_folder("pnpgen-export-"))
             fd, path = tempfile.mkstemp(dir=self._folder)
             with os.fdopen(fd, "wb") as f:
                 f.write(data)

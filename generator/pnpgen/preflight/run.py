@@ -8,7 +8,6 @@ import json
 import os
 import shutil
 import subprocess
-import tempfile
 from collections.abc import Callable
 from dataclasses import asdict, replace
 from pathlib import Path
@@ -16,13 +15,14 @@ from pathlib import Path
 import pikepdf
 from PIL import Image
 
-from pnpgen.atomic import store
+from pnpgen.atomic import put_unless_theirs, read_record
 from pnpgen.errors import not_a_file
 from pnpgen.messages import counted
 from pnpgen.preflight.inks import ghostscript
 from pnpgen.preflight.pdfcheck import check_pdf
 from pnpgen.preflight.pngcheck import check_png
 from pnpgen.preflight.shop import BadInput, Finding, Limits, Shop, Unreadable, load_shop, what_to_do
+from pnpgen.scratch import own_folder
 
 NO_GHOSTSCRIPT = ("Ghostscript (gs) is not on this machine: total ink and the bleed are not checked "
                   "(install it: apt install ghostscript, brew install ghostscript, or ghostscript.com)")
@@ -112,13 +112,30 @@ def save_png(path: Path, page: int, pngs: Path, named: dict[str, tuple[Path, int
         return
     named[stem] = (path, page)
     part = pngs / f".{stem}.part"  # (pdftoppm adds .png)
-    done = subprocess.run(["pdftoppm", "-r", "60", "-png", "-singlefile", "-f", str(page), "-l", str(page), str(path),
-                           str(part)], check=False)
     made = Path(f"{part}.png")
-    if done.returncode == 0 and made.is_file():
-        os.replace(made, pngs / f"{stem}.png")
-    else:  # (a page pdftoppm could not draw: no part of it left behind)
+    try:
+        done = subprocess.run(["pdftoppm", "-r", "60", "-png", "-singlefile", "-f", str(page), "-l", str(page),
+                               str(path), str(part)], check=False)
+        if done.returncode == 0 and made.is_file():
+            os.replace(made, pngs / f"{stem}.png")
+    finally:  # (a page pdftoppm could not draw, or preflight stopped by a signal as it drew: no part of it left behind)
         made.unlink(missing_ok=True)
+
+
+REPORT_TAKEN = ("--json {}: already exists and is not a report pnpgen preflight wrote; not overwritten (expected "
+                "--json another file, or remove it)")
+MAX_REPORT = 64 << 20  # bytes: a report of a thousand findings is some 500 KB
+
+
+def a_report(path: Path) -> bool:
+    """Whether ``path`` holds a report ``--json`` wrote (each folder's shop, files and findings),
+    which the next one replaces: never another JSON file of the designer's named by a slip."""
+    try:
+        held = json.loads(read_record(path, MAX_REPORT))
+    except (OSError, ValueError, RecursionError):
+        return False
+    return isinstance(held, dict) and all(isinstance(v, dict) and set(v) == {"shop", "files", "findings"}
+                                          for v in held.values())
 
 
 def run(folders: list[Path], limits: Limits, say: Callable[[str], None], note: Callable[[str], None],
@@ -137,6 +154,8 @@ def run(folders: list[Path], limits: Limits, say: Callable[[str], None], note: C
         if inside is not None:  # (--json build/g/shop/cards.pdf wrote the report over the PDF it checked)
             raise BadInput(f"--json {json_out}: is inside {inside}, a folder it checks (expected a file elsewhere: "
                            "the export's own files are never written over)")
+        if json_out.exists() and not a_report(json_out):  # (--json package.json, tab-completed: replaced)
+            raise BadInput(REPORT_TAKEN.format(json_out))
     if pages_png is not None and pages_png.exists() and not pages_png.is_dir():
         raise BadInput(f"--pages-png {pages_png}: is a file (expected a folder to write in)")
     for folder in folders:
@@ -153,7 +172,8 @@ def run(folders: list[Path], limits: Limits, say: Callable[[str], None], note: C
     everything: dict = {}
     named: dict[str, tuple[Path, int]] = {}  # the pages --pages-png wrote this run
     errors = notes = files = 0
-    with tempfile.TemporaryDirectory(prefix="pnpgen-preflight-") as tmp:
+    tmp = own_folder("pnpgen-preflight-")  # (marked: one a killed preflight left goes with the next's: scratch.py)
+    try:
         for folder in folders:
             shop, found, reports = preflight(folder, limits, Path(tmp), gs, pages_png, named)
             if not quiet:
@@ -175,8 +195,17 @@ def run(folders: list[Path], limits: Limits, say: Callable[[str], None], note: C
             notes += sum(f.level == "note" for f in found)
             files += len(reports)
             everything[str(folder)] = {"shop": asdict(shop), "files": reports, "findings": [asdict(f) for f in found]}
-    if json_out is not None and not store(json_out, json.dumps(everything, ensure_ascii=False, indent=1).encode()):
-        raise BadInput(f"{json_out}: --json cannot be written there (expected a file in a folder this user may write)")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    if json_out is not None:
+        try:
+            json_out.parent.mkdir(parents=True, exist_ok=True)
+            written = put_unless_theirs(json_out, json.dumps(everything, ensure_ascii=False, indent=1).encode(), a_report)
+        except OSError:
+            raise BadInput(f"{json_out}: --json cannot be written there (expected a file in a folder this user may "
+                           "write)") from None
+        if not written:  # (one saved there while preflight ran)
+            raise BadInput(REPORT_TAKEN.format(json_out))
     verdict = "a shop would turn it away" if errors else "nothing a shop would turn away"
     skipped = ", total ink and bleed not checked (no Ghostscript)" if gs is None else ""
     say(f"preflight: {counted(files, 'file')}, {counted(errors, 'error')}, {counted(notes, 'note')}{skipped}: {verdict}")
