@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from pnpgen.shapes import Affine, Outline, Straight, kept_repr, plain_repr
 
@@ -63,10 +64,12 @@ class DieLine:
     layer: str | None = None
 
 
-@plain_repr
+@kept_repr
 @dataclass(frozen=True)
 class TextOp:
-    """Text at (x, y) mm (baseline), size in pt; anchor start | middle | end."""
+    """Text at (x, y) mm (baseline), size in pt; anchor start | middle | end. Its text is kept once
+    written: a deck's sheets share their slug's scale labels and print instruction (impose/sheets.py
+    ``slug``), which the pages' text wrote out for every sheet."""
 
     x: float
     y: float
@@ -195,6 +198,7 @@ class Alike:
     def __init__(self, model: Callable[[str, str | None], Page]) -> None:
         self._model = model
         self._parts: dict[bool, list[str] | None] = {}  # labelled or not → the text around the marks
+        self._heads: dict[bool, Any] = {}  # labelled or not → the hash of the text before the face key
 
     def digest(self, page: Page, face: str, label: str | None) -> bytes:
         import hashlib
@@ -205,10 +209,11 @@ class Alike:
         parts = self._parts[labelled]
         if parts is None or _FACE_MARK in face or (label is not None and _LABEL_MARK in label):
             return page_digest(page)
-        text = parts[0] + repr(face) + parts[1]
-        if label is None:
-            return hashlib.sha256(text.encode()).digest()
-        return hashlib.sha256((text + repr(label) + parts[2]).encode()).digest()
+        if labelled not in self._heads:  # (the text before the key hashed once: each page's hash goes on from it)
+            self._heads[labelled] = hashlib.sha256(parts[0].encode())
+        h = self._heads[labelled].copy()
+        h.update((repr(face) + parts[1] if label is None else repr(face) + parts[1] + repr(label) + parts[2]).encode())
+        return h.digest()
 
     def _split(self, labelled: bool) -> list[str] | None:
         """The model page's text cut at its face key and label (None: they do not each appear once,

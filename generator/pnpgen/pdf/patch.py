@@ -374,13 +374,20 @@ def plan(w: Any, pages: Sequence, last: Layout, path: str) -> Plan | None:
         return None
     first: dict[str, int] = {}  # each face key by the page that shows it first, in that order
     firsts: list[list[str]] = [[] for _ in pages]
+    met: set[int] = set()  # (a page object met before shows no face first: a shop file's copies of a card)
     for i, page in enumerate(pages):
+        if id(page) in met:
+            continue
+        met.add(id(page))
         for key in page.faces():
             if key not in first:
                 first[key] = i
                 firsts[i].append(key)
-    names = faces.names
-    hashes = {key: name_hash(names.get(key, key)) for key in first}
+    names, known = faces.names, faces.name_hashes  # (a deck's documents show the same faces: hashed once)
+    hashes = {}
+    for key in first:
+        name = names.get(key, key)
+        hashes[key] = known.get(name) or known.setdefault(name, name_hash(name))
     if len(set(hashes.values())) != len(hashes):
         return None
     old_lists: dict[int, list[str]] = {}

@@ -115,6 +115,8 @@ class FaceStreams:
     # None: no layout recorded (no cache to keep it in)
     last: Mapping[int, tuple[str, Layout]] | None = None
     glyph_texts: dict[int, tuple] = field(default_factory=dict)  # (pdf/patch.py ``Recorder.layout``)
+    # each face's name hashed (pdf/patch.py ``name_hash``), once a build for all its documents
+    name_hashes: dict[str, str] = field(default_factory=dict)
     # the pictures numbered first by a document, as a block of objects (pdf/writer.py ``number_pictures``),
     # by (CMYK?, first number, their keys): the build's other documents numbering the same put the block as it is
     picture_blocks: dict[tuple, tuple] = field(default_factory=dict)
@@ -177,7 +179,7 @@ class FaceStreams:
         ``last``: the layouts to record and write from (pdf/patch.py)."""
         self.names, self.digests, self.last = names, digests, last
         self.checked, self.begun, self.glyph_texts, self.starts = set(), {}, {}, None
-        self.picture_blocks = {}
+        self.picture_blocks, self.name_hashes = {}, {}
         return self
 
     def expect(self, docs: Iterable[PagePlan]) -> None:
@@ -208,7 +210,7 @@ class FaceStreams:
         self.pages.clear()
         self.begun.clear()
         self.starts = None
-        self.last, self.glyph_texts = None, {}
+        self.last, self.glyph_texts, self.name_hashes = None, {}, {}
         self.names, self.digests, self.used, self.checked = {}, {}, set(), set()
         if len(self.drawn) > 10_000:
             self.drawn.clear()
