@@ -8,6 +8,7 @@ did not change keeps its file; only changed bytes reach the disk. After each gam
 from __future__ import annotations
 
 import gc
+import json
 import os
 from collections.abc import Callable, Collection, Iterator, Mapping
 from contextlib import contextmanager, nullcontext
@@ -107,6 +108,9 @@ def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: 
             stale.extend(gone)
         outcomes.sort(key=lambda o: slugs.index(o.slug))
         with staging.lock():  # built in memory first: a failed build leaves no trace
+            overtaken = _built_meanwhile(cache, todo, options, own_language, out_root)
+            if overtaken is not None:  # another run built these very inputs while this one waited: its files stay
+                return sorted(fresh + overtaken, key=lambda o: slugs.index(o.slug))
             # one transaction: the old set or the new one; the old small files it replaced freed after the summary
             later: list[Path] = []
             written = set(commit(out_root, files, stale, staging, later))
@@ -151,6 +155,34 @@ def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: 
                 unkept(ws.shown(f"{', '.join(o.slug for o, _, _ in built)}: built, its files in place, but not "
                                 + "; not ".join(failed)))
     return outcomes
+
+
+def _built_meanwhile(cache: Cache, todo: list[tuple[str, str]], options: BuildOptions,
+                     own_language: frozenset[str], out_root: Path) -> list[GameOutcome] | None:
+    """Each game to build as up to date, when another run (``watch`` beside ``serve``, a ``pnpgen
+    build`` typed while the preview runs) committed the same inputs after this one found the folder
+    out of date: its files, change report and version are the save's, and this build, compared
+    with them, would have written the manifest again saying nothing changed (a designer's trial,
+    trial85: the preview then showed an earlier card's reprint under an edit of the rules). Asked
+    under the folder's lock, before the commit; None when any game is not so."""
+    found = []
+    for slug, inputs in todo:
+        game_options = for_game(slug, options, own_language)
+        folder = game_out_dir(out_root, slug, game_options)
+        state = cache.up_to_date(edition(slug, game_options), inputs, folder, cache.hashes)
+        if state is None:
+            return None
+        found.append(GameOutcome(slug, folder, True, changes=_reported(folder), warnings=state.warnings, overtaken=True))
+    return found
+
+
+def _reported(folder: Path) -> list[str]:
+    """The change lines of the build whose manifest is in ``folder`` (checked as it wrote it)."""
+    try:
+        changes = json.loads((folder / "manifest.json").read_text(encoding="utf-8")).get("changes", [])
+    except (OSError, ValueError, AttributeError):
+        return []
+    return [str(line) for line in changes] if isinstance(changes, list) else []
 
 
 def art_sizes(cache: Cache, slug: str) -> Sizes:
