@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from pnpgen import usercache
+from pnpgen.atomic import read_record
 from pnpgen.data.art import Sizes
 from pnpgen.data.load import load_game
 from pnpgen.data.model import Game
@@ -169,6 +170,11 @@ def _built_meanwhile(cache: Cache, todo: list[tuple[str, str]], options: BuildOp
     for slug, inputs in todo:
         game_options = for_game(slug, options, own_language)
         folder = game_out_dir(out_root, slug, game_options)
+        try:  # (the usual case, the record this build began with: its bytes name other inputs, not parsed again)
+            if inputs.encode() not in read_record(cache.state_path(edition(slug, game_options))):
+                return None
+        except OSError:
+            return None
         state = cache.up_to_date(edition(slug, game_options), inputs, folder, cache.hashes)
         if state is None:
             return None
@@ -426,6 +432,9 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
         if any(rel.endswith(".pdf") for rel in reprints_kept) and (any(r["why"] == ["sheets changed"] for r in reprint.values())
                                                or any(line.startswith(PRINTER_CHANGED) for line in changes)):
             changes.append(RELAID)  # (the sheets laid out anew, no piece changed: another paper, printer or layout)
+        if changes and before is not None and not any(line.startswith("rulebook:") for line in changes) \
+                and _book_redrawn(before, result):
+            changes.append(BOOK_REDRAWN)  # (a pictured card's art or text: the book's pages to print again too)
         result.manifest["changes"] = changes
         result.manifest["reprint"] = reprint
         if reprint_out:
@@ -500,6 +509,19 @@ def _keyless_before(out_root: Path, out_dir: Path, game: Game) -> dict[str, str]
 # print, so it stays (see _reprint_kept), and the designer is told how to have them on the new sheets
 RELAID = ("reprint.pdf kept as it was laid out before the sheets changed (paper, printer or layout; no piece "
           "changed): pnpgen reprint --since VERSION lays its copies out as the sheets are now")
+
+
+# the change line of a build that changed the rulebook's pictures of the pieces or their counts (a card
+# it pictures edited, a deck's total) and not its draft: a designer's trial (trial85) reprinted the new 提灯 and
+# was told nothing of the book's figure that showed the old one
+BOOK_REDRAWN = ("rulebook: the pieces it shows changed (their pictures or counts; the draft did not): "
+                "print rulebook.pdf again")
+
+
+def _book_redrawn(before: GameState, result: BuildResult) -> bool:
+    """Did this build set rulebook.pdf otherwise than the last one, which recorded it?"""
+    made, last = result.files.get("rulebook.pdf"), before.files.get("rulebook.pdf")
+    return made is not None and last is not None and recorded(made) != last
 
 
 def _last_report(before: GameState | None,
