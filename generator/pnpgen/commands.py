@@ -158,7 +158,13 @@ def _summary(ws: Workspace, outcomes: Sequence[Any], quiet: bool, heading: str |
         if o.up_to_date:  # its last build's warnings said again: the files still are what they warned of
             for w in o.warnings:
                 print_warning(ws.shown(w))
-            if not quiet:
+            if quiet:
+                continue
+            if o.overtaken:  # (watch beside serve: the save built by the other, its change said here too)
+                print_line(ws.shown(f"{o.slug}: built by another pnpgen run meanwhile, the same save ({o.out_dir})"))
+                for line in o.changes:
+                    print_line(f"  changed: {line}")
+            else:
                 print_line(ws.shown(f"{o.slug}: up to date ({o.out_dir})"))
             continue
         result = o.result

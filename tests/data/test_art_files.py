@@ -221,6 +221,10 @@ def test_grey_with_alpha_is_flattened_too():
     ("sub／broken.png", "art file 'sub／broken.png' not found (expected 'sub/broken.png', the name of the file that is "
                        "there: 'sub／broken.png' is typed in full-width letters (全角))"),
     ("．．／game.yaml.png", "art file '．．／game.yaml.png' not found (expected a file ．．／game.yaml.png in data/test/art/)"),
+    # a name mistyped (trial85: yozakra.png for yozakura.png): the file meant; none for another number,
+    # a picture not drawn yet beside its neighbours
+    ("brokne.png", "art file 'brokne.png' not found; did you mean broken.png? (expected a file brokne.png in data/test/art/)"),
+    ("broken2.png", "art file 'broken2.png' not found (expected a file broken2.png in data/test/art/)"),
     ("broken.png", "cards.yaml:7:20: pieces.1.art: cannot read the image art/broken.png"),
     # what designers come by under a picture's name: it said only 'not a PNG, JPEG or WebP image'
     ("empty.png", "cannot read the image art/empty.png: the file is empty (0 bytes): a copy or a download that did "

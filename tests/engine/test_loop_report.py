@@ -9,6 +9,7 @@ from PIL import Image
 from pypdf import PdfReader
 
 from conftest import BACK, DECK_YAML, FRONT, GAME_YAML, REPO, make_workspace, run
+from pnpgen.engine.run import BOOK_REDRAWN
 
 NAMES = [f"カード{i}" for i in range(1, 31)]  # 30 cards: 9 a sheet, sheets 1–3 full, sheet 4 holds 3
 
@@ -599,9 +600,9 @@ def test_a_draft_edit_is_a_change_line_naming_its_sections_and_a_rebuild_says_no
     assert json.loads(manifest.read_text(encoding="utf-8"))["changes"] == ["rulebook: draft 3 → 4 (勝利条件 removed)"]
     cards = ws / "data" / "test" / "decks" / "cards.yaml"
     cards.write_text(cards.read_text(encoding="utf-8").replace("本文カード1", "書き直し"), encoding="utf-8")
-    assert run(ws, *build) == 0  # the draft as the last build read it: no rulebook line
+    assert run(ws, *build) == 0  # the draft as the last build read it: no line of its sections
     assert json.loads(manifest.read_text(encoding="utf-8"))["changes"] == [
-        "cards: 1 → 1 (カード1: text); reprint cards.pdf: sheet 1 (pages 1–2)"]
+        "cards: 1 → 1 (カード1: text); reprint cards.pdf: sheet 1 (pages 1–2)", BOOK_REDRAWN]  # (the components page shows カード1)
 
 
 def test_a_figure_replaced_in_game_yaml_is_a_change_line_a_version_and_a_line_of_the_changelog(tmp_path, capsys):

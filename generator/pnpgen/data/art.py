@@ -366,7 +366,8 @@ class ArtFolder:
             said += ": a name that begins or ends with a space; rename the file without it"
         elif near and unicodedata.normalize("NFKC", rel) != rel:
             said += f": {rel!r} is typed in full-width letters (全角)"
-        raise ArtFileRefused(f"art file {rel!r} not found", key=key,
+        spelt = "" if near else _spelt_alike(rel, folders)  # yozakra.png for yozakura.png
+        raise ArtFileRefused(f"art file {rel!r} not found" + (f"; did you mean {spelt}?" if spelt else ""), key=key,
                          expected=said + ("; paths are relative to art/" if near and rel.startswith("art/") else ""),
                          **where_parts(where))
 
@@ -594,6 +595,28 @@ def _near_names(rel: str, folders: list[Path]) -> list[str]:
             if f.is_file() and name.suffix.lower() in SUFFIXES and _folded(name.stem) == stem and not is_litter(f.name):
                 found.add((parent / f.name).as_posix())
     return sorted(found)[:5]
+
+
+def _spelt_alike(rel: str, folders: list[Path]) -> str:
+    """The picture file there whose name is nearest ``rel``, a name mistyped (``yozakra.png`` for
+    yozakura.png: a designer's trial, trial85), as a "did you mean"; none for a name that differs
+    from it in its numbers alone (``c061.png`` not drawn yet beside c060.png is no typo of it)."""
+    import difflib
+
+    wanted = Path(unicodedata.normalize("NFKC", (rel[4:] if rel.startswith("art/") else rel).strip()))
+    if wanted.is_absolute() or ".." in wanted.parts:
+        return ""
+    names: dict[str, str] = {}
+    for folder in folders:
+        place = folder / wanted.parent
+        if not place.is_dir() or place.is_symlink():
+            continue
+        for f in sorted(place.iterdir())[:10000]:
+            if f.is_file() and Path(f.name).suffix.lower() in SUFFIXES and not is_litter(f.name) \
+                    and re.findall(r"\d+", f.name) == re.findall(r"\d+", wanted.name):
+                names.setdefault(_folded(f.name), (wanted.parent / f.name).as_posix())
+    close = difflib.get_close_matches(_folded(wanted.name), list(names), n=1, cutoff=0.75)
+    return names[close[0]] if close else ""
 
 
 def _folded(stem: str) -> str:

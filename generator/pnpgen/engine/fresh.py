@@ -53,6 +53,9 @@ class GameOutcome:
     decks_changed: frozenset[str] | None = None
     # a game built: every file of its set, name → its hash and, a big document's, its segments' lengths
     wrote: dict[str, tuple[str, list[int] | None]] = field(default_factory=dict)
+    # up to date as another run (watch beside serve) built the same inputs while this one waited for
+    # the folder's lock: ``changes`` is that build's report, said for the save both saw
+    overtaken: bool = False
 
 
 def _profiles(ws: Workspace) -> tuple[bytes, ...]:

@@ -8,6 +8,7 @@ did not change keeps its file; only changed bytes reach the disk. After each gam
 from __future__ import annotations
 
 import gc
+import json
 import os
 from collections.abc import Callable, Collection, Iterator, Mapping
 from contextlib import contextmanager, nullcontext
@@ -17,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from pnpgen import usercache
+from pnpgen.atomic import read_record
 from pnpgen.data.art import Sizes
 from pnpgen.data.load import load_game
 from pnpgen.data.model import Game
@@ -111,6 +113,9 @@ def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: 
             stale.extend(gone)
         outcomes.sort(key=lambda o: slugs.index(o.slug))
         with staging.lock():  # built in memory first: a failed build leaves no trace
+            overtaken = _built_meanwhile(cache, todo, options, own_language, out_root)
+            if overtaken is not None:  # another run built these very inputs while this one waited: its files stay
+                return sorted(fresh + overtaken, key=lambda o: slugs.index(o.slug))
             # one transaction: the old set or the new one; the old small files it replaced freed after the summary
             later: list[Path] = []
             written = set(commit(out_root, files, stale, staging, later))
@@ -155,6 +160,39 @@ def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: 
                 unkept(ws.shown(f"{', '.join(o.slug for o, _, _ in built)}: built, its files in place, but not "
                                 + "; not ".join(failed)))
     return outcomes
+
+
+def _built_meanwhile(cache: Cache, todo: list[tuple[str, str]], options: BuildOptions,
+                     own_language: frozenset[str], out_root: Path) -> list[GameOutcome] | None:
+    """Each game to build as up to date, when another run (``watch`` beside ``serve``, a ``pnpgen
+    build`` typed while the preview runs) committed the same inputs after this one found the folder
+    out of date: its files, change report and version are the save's, and this build, compared
+    with them, would have written the manifest again saying nothing changed (a designer's trial,
+    trial85: the preview then showed an earlier card's reprint under an edit of the rules). Asked
+    under the folder's lock, before the commit; None when any game is not so."""
+    found = []
+    for slug, inputs in todo:
+        game_options = for_game(slug, options, own_language)
+        folder = game_out_dir(out_root, slug, game_options)
+        try:  # (the usual case, the record this build began with: its bytes name other inputs, not parsed again)
+            if inputs.encode() not in read_record(cache.state_path(edition(slug, game_options))):
+                return None
+        except OSError:
+            return None
+        state = cache.up_to_date(edition(slug, game_options), inputs, folder, cache.hashes)
+        if state is None:
+            return None
+        found.append(GameOutcome(slug, folder, True, changes=_reported(folder), warnings=state.warnings, overtaken=True))
+    return found
+
+
+def _reported(folder: Path) -> list[str]:
+    """The change lines of the build whose manifest is in ``folder`` (checked as it wrote it)."""
+    try:
+        changes = json.loads((folder / "manifest.json").read_text(encoding="utf-8")).get("changes", [])
+    except (OSError, ValueError, AttributeError):
+        return []
+    return [str(line) for line in changes] if isinstance(changes, list) else []
 
 
 def art_sizes(cache: Cache, slug: str) -> Sizes:
@@ -399,6 +437,9 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
         if any(rel.endswith(".pdf") for rel in reprints_kept) and (any(r["why"] == ["sheets changed"] for r in reprint.values())
                                                or any(line.startswith(PRINTER_CHANGED) for line in changes)):
             changes.append(RELAID)  # (the sheets laid out anew, no piece changed: another paper, printer or layout)
+        if changes and before is not None and not any(line.startswith("rulebook:") for line in changes) \
+                and _book_redrawn(before, result):
+            changes.append(BOOK_REDRAWN)  # (a pictured card's art or text: the book's pages to print again too)
         result.manifest["changes"] = changes
         result.manifest["reprint"] = reprint
         if reprint_out:
@@ -473,6 +514,19 @@ def _keyless_before(out_root: Path, out_dir: Path, game: Game) -> dict[str, str]
 # print, so it stays (see _reprint_kept), and the designer is told how to have them on the new sheets
 RELAID = ("reprint.pdf kept as it was laid out before the sheets changed (paper, printer or layout; no piece "
           "changed): pnpgen reprint --since VERSION lays its copies out as the sheets are now")
+
+
+# the change line of a build that changed the rulebook's pictures of the pieces or their counts (a card
+# it pictures edited, a deck's total) and not its draft: a designer's trial (trial85) reprinted the new 提灯 and
+# was told nothing of the book's figure that showed the old one
+BOOK_REDRAWN = ("rulebook: the pieces it shows changed (their pictures or counts; the draft did not): "
+                "print rulebook.pdf again")
+
+
+def _book_redrawn(before: GameState, result: BuildResult) -> bool:
+    """Did this build set rulebook.pdf otherwise than the last one, which recorded it?"""
+    made, last = result.files.get("rulebook.pdf"), before.files.get("rulebook.pdf")
+    return made is not None and last is not None and recorded(made) != last
 
 
 def _last_report(before: GameState | None,

@@ -8,6 +8,8 @@ not the raw characters, so 「建築してください」 is never taken for 「
   (配置しいる → 配置している, 建築しください → 建築してください), and 〜れたいた (配置されたいた →
   配置されていた);
 - ``ra``: ら抜き言葉 (見れる → 見られる, 食べれる → 食べられる, 来れる → 来られる);
+- ``re``: れ足す言葉, a potential verb given one れ more (出せれます → 出せます, 選べれる → 選べる,
+  持てれます → 持てます), never told ら抜き (持てられ is no word);
 - ``particle``: the same particle twice (をを, にに, がが …);
 - ``tsuki``: 「につい」 directly before a number (１個につい１戦力 → １個につき１戦力);
 - ``hajimete``: 「始めて」 as the adverb after a comma or a て-form (→ 初めて);
@@ -200,12 +202,31 @@ def _verb_forms(n: int, line: str, ws: list[Word]) -> Iterable[Slip]:
             yield _slip("te", n, line, prev.start, end, prev.surface + "ていた")
         if w.pos == "動詞" and w.ctype.startswith(("上一段", "下一段")) and nxt.pos == "助動詞" and \
                 nxt.lemma == "れる" and not w.ctype.endswith("ラ行"):
-            yield _slip("ra", n, line, w.start, end, w.surface + "ら" + nxt.surface)
+            if _potential(w):  # 選べれる: a potential verb given a れ more (れ足す), not a ら taken away
+                yield _slip("re", n, line, w.start, end, w.surface + nxt.surface[1:])
+            else:
+                yield _slip("ra", n, line, w.start, end, w.surface + "ら" + nxt.surface)
+        elif w.pos == "動詞" and nxt.pos == "助動詞" and nxt.lemma == "れる" and nxt.surface.startswith("れ") and \
+                w.ctype.startswith("五段") and w.cform.startswith("命令形"):  # 持てれます, read as 持て + れ
+            yield _slip("re", n, line, w.start, end, w.surface + nxt.surface[1:])
+        elif w.pos == "動詞" and w.ctype.startswith("下一段") and w.cform.startswith("仮定形") and \
+                w.surface.endswith("れ") and nxt.lemma == "ます" and _potential(w):  # 出せれます, read as 出せれ + ます
+            yield _slip("re", n, line, w.start, w.start + len(w.surface), w.surface[:-1])
     for w in ws:
         if w.pos == "動詞" and w.lemma.endswith("る") and w.base.endswith("れる") and \
                 w.base == w.lemma[:-1] + "れる" and w.lemma != w.base:
             yield _slip("ra", n, line, w.start, w.start + len(w.surface),
                         w.surface[: len(w.lemma) - 1] + "られ" + w.surface[len(w.lemma):])
+
+
+def _potential(w: Word) -> bool:
+    """Is ``w`` the potential verb of a 五段 verb (出せる of 出す, 選べる of 選ぶ, 取れる of 取る), whose
+    lemma the dictionary gives as that verb's: one more れ after it is れ足す言葉 (出せれる → 出せる),
+    where after a 一段 verb's stem a れ alone is ら抜き (見れる → 見られる)."""
+    lemma = w.lemma.split("-")[0]
+    if lemma == w.base or not w.base.endswith("る"):
+        return False
+    return lemma[-1:] in "うくぐすつぬぶむ" or (lemma.endswith("る") and lemma[:-1] == w.base[:-2])
 
 
 def _small_slips(n: int, line: str, ws: list[Word]) -> Iterable[Slip]:

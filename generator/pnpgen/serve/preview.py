@@ -160,7 +160,8 @@ class Preview:
                 self.state.error = said
                 self.state.generation += 1
                 return self.state
-            self.told = None if outcome.up_to_date else list(outcome.changes)
+            # (a save another run built meanwhile, watch beside the preview: its change said as this save's)
+            self.told = None if outcome.up_to_date and not outcome.overtaken else list(outcome.changes)
             self.pictures, self.svgs = pictures, svgs
             self.rendered.keep_only(pictures)
             self._close_documents({pid.split("-", 1)[0] for pid in pictures})
