@@ -6,12 +6,14 @@ does not fit warned and still printed."""
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import shutil
 from pathlib import Path
 
 import pytest
+from pypdf import PdfReader
 
 from conftest import DRAFT, FEW_CARDS, GAME_YAML, REPO, make_workspace, remove_tree, run
 from pdfprobe import glyphs, texts
@@ -446,8 +448,25 @@ def test_a_folded_sheet_a_draft_overruns_fits_with_a_smaller_text_or_without_its
     assert 8.0 in {round(g.size, 2) for side in _drawn(flat.files["rule-sheet.pdf"]) for g in side}
     assert "Pictures are at 1/3" in "".join(texts(flat.files["rule-sheet.pdf"]))
 
+    # their bookmarks, lost when the set pages were placed on the paper, each at the side holding its heading
+    for sheet in (flat, smaller, nine):
+        _bookmarks_point_at_their_headings(sheet.files["rule-sheet.pdf"])
+
     def pictured(pdf: bytes) -> list[float]:
         return sorted({round(g.size, 2) for side in glyphs(pdf) for g in side if g.char.strip() and g.size < 6})
 
     halves = pictured(nine.files["rule-sheet.pdf"])
     assert len(halves) >= 3 and pictured(flat.files["rule-sheet.pdf"])[:3] == [round(v * 2 / 3, 2) for v in halves[:3]]
+
+
+def _bookmarks_point_at_their_headings(pdf: bytes) -> None:
+    """Every section of the rules is a bookmark (book51: a sheet set smaller or folded had none),
+    pointing at the side whose text holds its heading and at no side before it."""
+    reader = PdfReader(io.BytesIO(pdf))
+    marks = [m for m in reader.outline if not isinstance(m, list)]
+    sides = ["".join(t.split()) for t in texts(pdf)]
+    assert len(marks) >= 4, marks
+    for mark in marks:
+        title = "".join(str(mark.title).split())
+        at = reader.get_destination_page_number(mark)
+        assert title in sides[at] and not any(title in side for side in sides[:at]), (title, at)
