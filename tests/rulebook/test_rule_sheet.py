@@ -232,6 +232,23 @@ def test_a_column_of_80_mm_is_taken_and_one_a_millimetre_narrower_refused(tmp_pa
         load_settings(load_game(Workspace(ws), "test"))
 
 
+def test_a_smaller_text_takes_columns_narrower_by_as_much(tmp_path):
+    """``text: 8pt`` sets the sheet larger and scales it down by 8/9: a column of 80 mm of the book's
+    text is 71.1 mm on the paper (book51: still refused under 80 mm). Three columns of A4 landscape
+    inside 25 mm margins are 77 mm: taken at 8 pt, refused at 9 pt, and at 8.5 pt on Letter (71.1 mm)."""
+    ws = _tiny(tmp_path / "a", "{columns: 3, margin: 25mm, text: 8pt}")
+    sheet = load_settings(load_game(Workspace(ws), "test")).sheet
+    assert sheet is not None and sheet.column_mm("a4") == 77.0
+    ws = _tiny(tmp_path / "b", "{columns: 3, margin: 25mm}")
+    with pytest.raises(InputError, match=r"are 77\.0 mm wide, too narrow .*at least 80 mm: fewer columns"):
+        load_settings(load_game(Workspace(ws), "test"))
+    ws = _tiny(tmp_path / "c", "{columns: 3, margin: 25mm, text: 8.5pt}")
+    with pytest.raises(InputError, match=r"letter landscape .* are 71\.1 mm wide, too narrow for the book's text "
+                                         r"\(expected columns of at least 75\.6 mm \(80 mm at the book's 9 pt text, "
+                                         r"8\.5/9 of it at text: 8\.5pt\): fewer columns"):
+        load_settings(load_game(Workspace(ws), "test"))
+
+
 def test_a_sheets_orientation_and_paper_are_read_in_any_case(tmp_path):
     ws = _tiny(tmp_path, "{orientation: Portrait, paper: Letter, margin: 0.5in, gap: 6mm, columns: 2}")
     sheet = load_settings(load_game(Workspace(ws), "test")).sheet
