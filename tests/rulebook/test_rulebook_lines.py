@@ -134,7 +134,7 @@ def test_every_line_of_the_books_keeps_jlreqs_line_breaking_rules(built, game):
     faults = []
     for n, page in enumerate(pages, 1):
         rows = _body_rows(page)
-        for y, row in rows:
+        for _y, row in rows:
             ink = _right_ink(row[-1])
             if ink is not None and ink > TEXT_RIGHT_MM + 0.2:
                 hanging += 1
