@@ -442,7 +442,7 @@ def outline_carried(pages_pdf: bytes, imposed: bytes, side_of: Sequence[int]) ->
     from pnpgen.pdf.resave import pdf_bytes
 
     with pikepdf.open(io.BytesIO(pages_pdf)) as src, pikepdf.open(io.BytesIO(imposed)) as out:
-        number = {page.objgen: n for n, page in enumerate(src.pages)}
+        number: dict[object, int] = {page.objgen: n for n, page in enumerate(src.pages)}
 
         def carried(items: list) -> list:
             out_items = []
