@@ -97,6 +97,16 @@ def test_each_rule_finds_its_slip_and_leaves_the_right_form(wrong, right, rule, 
     assert not [f for f in _found(right) if f[0] == rule]
 
 
+def test_a_katakana_compound_with_and_without_its_nakaguro_lists_the_rarer():
+    """スタート・プレイヤー once beside スタートプレイヤー twice (book51: not told); one spelling
+    throughout, or a 中黒 listing two words (赤・青, アリス・メダリオン alone), is quiet."""
+    assert _found("スタート・プレイヤーを決めます。", "スタートプレイヤーが引きます。", "スタートプレイヤーは捨てます。") == \
+        [("nakaguro", "スタート・プレイヤー", "スタートプレイヤー")]
+    assert _found("スタート・プレイヤーを決めます。", "スタート・プレイヤーが引きます。", "スタートプレイヤーは捨てます。") == \
+        [("nakaguro", "スタートプレイヤー", "スタート・プレイヤー")]
+    assert _found("スタート・プレイヤーを決めます。", "スタート・プレイヤーが引きます。", "赤・青を選びます。") == []
+
+
 def test_a_list_numbers_bracket_closes_an_open_one():
     """「(see 3)」: its 3) reads as a list's number, and the ( was told as never closed (book51)."""
     assert not [f for f in _found("手番は(see 3)を読む。", "手番は（→３）を読む。") if f[0] == "bracket"]

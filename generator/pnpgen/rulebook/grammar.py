@@ -43,6 +43,8 @@ And rules on the characters alone (no analyser):
 - ``ascii``: a half-width stop, comma, colon, semicolon or pair of brackets in Japanese text
   (捨てます. → 捨てます。, 札,山 → 札、山, (時計回り) → （時計回り）; between two digits ．and ，:
   １.５ → １．５); never in Latin text (``e.g.``, ``ver.2``, ``(see 3)``);
+- ``nakaguro``: a katakana compound written with 中黒 between its words in one place of the rules
+  and run together in another (スタート・プレイヤー／スタートプレイヤー): the rarer listed;
 - ``nesting``: a 「…」 inside a 「…」 (「王は「勝つ」と言った」 → 「王は『勝つ』と言った」: JIS Z 8301
   and every house style nest 『』 in 「」);
 - ``stop``: a paragraph of the rules (not a 　・ bullet) ending ます／です／ください without its 。.
@@ -102,7 +104,7 @@ class Slip:
     """A writing slip in the draft (a wrong particle, a mixed style, a half-width mark): the line, what was written
     and what would be right, for the proof."""
 
-    rule: str  # te | ra | particle | tsuki | hajimete | go | ippo | tatoe | no | wo | quotes | style | variant | bracket | halfwidth | ascii | nesting | choon | leader | width | stop (and englishproof: doubled | its | widecase)
+    rule: str  # te | ra | particle | tsuki | hajimete | go | ippo | tatoe | no | wo | quotes | style | variant | bracket | halfwidth | ascii | nakaguro | nesting | choon | leader | width | stop (and englishproof: doubled | its | widecase)
     line: int  # the draft's line
     found: str  # the words as written
     suggest: str  # what would be right
@@ -335,6 +337,28 @@ def _ascii_marks(n: int, line: str) -> Iterable[Slip]:
         yield _slip("ascii", n, line, max(0, i - 6), i + 1, line[max(0, i - 6):i] + wide)
     for m in _ASCII_PAIR.finditer(line):
         yield _slip("ascii", n, line, m.start(), m.end(), f"（{m.group(1)}）")
+
+
+# katakana words joined by 中黒 (スタート・プレイヤー), and a run of katakana not beside a 中黒
+_KANA_DOTTED = re.compile(r"(?<![ァ-ヺー・])[ァ-ヺー]+(?:・[ァ-ヺー]+)+(?![ァ-ヺー・])")
+_KANA_RUN = re.compile(r"(?<![ァ-ヺー・])[ァ-ヺー]{4,}(?![ァ-ヺー・])")
+
+
+def _nakaguro(lines: list[tuple[int, str]]) -> list[Slip]:
+    """A katakana compound both with 中黒 between its words and without in the rules: each use
+    of the rarer spelling (a tie: the dotted), suggested as the other."""
+    found: dict[str, list[list]] = defaultdict(lambda: [[], []])
+    for n, line in lines:
+        for m in _KANA_DOTTED.finditer(line):
+            found[m.group(0).replace("・", "")][0].append((n, line, m))
+        for m in _KANA_RUN.finditer(line):
+            found[m.group(0)][1].append((n, line, m))
+    out = []
+    for word, (dotted, plain) in found.items():
+        if dotted and plain:
+            rare, other = (dotted, word) if len(dotted) <= len(plain) else (plain, dotted[0][2].group(0))
+            out += [_slip("nakaguro", n, line, m.start(), m.end(), other) for n, line, m in rare]
+    return out
 
 
 def _nesting(n: int, line: str) -> Iterable[Slip]:
@@ -655,5 +679,6 @@ def _analysed_slips(lines: tuple[tuple[int, str], ...], rules: frozenset[int],
             out += _no_stop(n, line)
     out += _style([(n, line) for n, line, _ in analysed])
     out += _widths([(n, line) for n, line, _ in analysed])
+    out += _nakaguro([(n, line) for n, line, _ in analysed])
     out += _variants(analysed, names)
     return tuple(sorted(set(out), key=lambda s: (s.line, s.at, s.rule, s.found, s.suggest)))
