@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from pnpgen.impose.booklet import A4_LANDSCAPE, Placement, SheetSide
 from pnpgen.pdf.objects import ObjectFile, Raw, Ref
+from pnpgen.pdf.resave import pdf_bytes
 from pnpgen.units import PT_PER_MM, num
 
 _SPACE = b" \t\r\n\x0c\x00"
@@ -438,8 +439,6 @@ def outline_carried(pages_pdf: bytes, imposed: bytes, side_of: Sequence[int]) ->
     at the side its page is placed on: ``side_of[n]``, the side (0-based) of page n + 1. Placing
     the pages as forms drops the outline, so a rule sheet set smaller or folded had none."""
     import pikepdf
-
-    from pnpgen.pdf.resave import pdf_bytes
 
     with pikepdf.open(io.BytesIO(pages_pdf)) as src, pikepdf.open(io.BytesIO(imposed)) as out:
         number: dict[object, int] = {page.objgen: n for n, page in enumerate(src.pages)}
