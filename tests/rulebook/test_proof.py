@@ -428,3 +428,15 @@ def test_a_reference_a_new_section_left_behind_names_the_renumbered_step():
     assert [f.book for f in found] == [
         "“see 3.1”: the draft numbers no case 3.1 (draft line 8) (if it means 2.1 “Buy”, renumbered by a section "
         "added or removed above it: “see 2.1”)"]
+
+
+def test_a_bought_parts_open_note_and_stand_in_count_name_game_yamls_line(built):
+    """populous' cubes: 「出典…：未定」 and 「…：100個は仮の値」 named game.yaml without a line (book51),
+    where every other finding names its line: now the line of the part's item under ``sourced:``."""
+    lines = (REPO / "data" / "populous" / "game.yaml").read_text(encoding="utf-8").splitlines()
+    at = next(n for n, line in enumerate(lines, 1) if "name: キューブ（フード／フェイス／フィーバー）" in line)
+    proof = (built / "populous" / "proof.txt").read_text(encoding="utf-8")
+    here = f"data/populous/game.yaml:{at}:"
+    assert f"{here}5: 出典「キューブ（フード／フェイス／フィーバー）」：未定" in proof, proof
+    assert f"{here}5: キューブ（フード／フェイス／フィーバー）：100個は仮の値" in proof, proof
+    assert "game.yaml: " not in proof  # (no finding without its line)

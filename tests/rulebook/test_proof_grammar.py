@@ -78,6 +78,13 @@ def _found(*lines: str, rules: bool = True) -> list[tuple[str, str, str]]:
     ("カ－ドを１枚引く。", "カードを１枚引く。", "choon", "カ－", "カー"),
     ("プレイヤ―が引く。", "プレイヤーが引く――そして【１－１】へ。", "choon", "ヤ―", "ヤー"),
     ("カ-ドを引く。", "ボード一セットとカード――", "choon", "カ-", "カー"),
+    ("山から３枚引きます、そして捨てます.", "山から３枚引きます。そして捨てます。", "ascii", "して捨てます.",
+     "して捨てます。"),
+    ("手番は(時計回り)に進みます。", "手番は（時計回り）に進みます（see 3）。", "ascii", "(時計回り)", "（時計回り）"),
+    ("値は１.５です。", "値は１．５です。草案.txt を読む。", "ascii", "値は１.", "値は１．"),
+    ("カード,山札を使う。", "Alice: 草案１を読む。e.g. 例を挙げる。", "ascii", "カード,", "カード、"),
+    ("次の通り:引く。", "次の通り：引く。", "ascii", "次の通り:", "次の通り："),
+    ("王は「彼は「勝つ」と言った」と話す。", "王は「彼は『勝つ』と言った」と話す。", "nesting", "「勝つ」", "『勝つ』"),
     ("手札が少ない…調整する。", "手札が少ない……調整する。", "leader", "…", "……"),
     ("全員が待つ・・・そして出す。", "赤・青・緑の札を出す。", "leader", "・・・", "……"),
     ("全員が待つ...そして出す。", "version 1.5... と書く。", "leader", "...", "……"),
@@ -95,6 +102,22 @@ def _found(*lines: str, rules: bool = True) -> list[tuple[str, str, str]]:
 def test_each_rule_finds_its_slip_and_leaves_the_right_form(wrong, right, rule, found, suggest):
     assert (rule, found, suggest) in _found(wrong)
     assert not [f for f in _found(right) if f[0] == rule]
+
+
+def test_a_katakana_compound_with_and_without_its_nakaguro_lists_the_rarer():
+    """スタート・プレイヤー once beside スタートプレイヤー twice (book51: not told); one spelling
+    throughout, or a 中黒 listing two words (赤・青, アリス・メダリオン alone), is quiet."""
+    assert _found("スタート・プレイヤーを決めます。", "スタートプレイヤーが引きます。", "スタートプレイヤーは捨てます。") == \
+        [("nakaguro", "スタート・プレイヤー", "スタートプレイヤー")]
+    assert _found("スタート・プレイヤーを決めます。", "スタート・プレイヤーが引きます。", "スタートプレイヤーは捨てます。") == \
+        [("nakaguro", "スタートプレイヤー", "スタート・プレイヤー")]
+    assert _found("スタート・プレイヤーを決めます。", "スタート・プレイヤーが引きます。", "赤・青を選びます。") == []
+
+
+def test_a_list_numbers_bracket_closes_an_open_one():
+    """「(see 3)」: its 3) reads as a list's number, and the ( was told as never closed (book51)."""
+    assert not [f for f in _found("手番は(see 3)を読む。", "手番は（→３）を読む。") if f[0] == "bracket"]
+    assert ("bracket", "）引く、２）出す）", "（…）") in _found("次の順に行う。１）引く、２）出す）。")
 
 
 def test_mixed_endings_list_the_fewer_and_one_style_is_quiet():

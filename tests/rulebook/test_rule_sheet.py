@@ -6,12 +6,14 @@ does not fit warned and still printed."""
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import shutil
 from pathlib import Path
 
 import pytest
+from pypdf import PdfReader
 
 from conftest import DRAFT, FEW_CARDS, GAME_YAML, REPO, make_workspace, remove_tree, run
 from pdfprobe import glyphs, texts
@@ -227,6 +229,23 @@ def test_a_column_of_80_mm_is_taken_and_one_a_millimetre_narrower_refused(tmp_pa
     assert sheet is not None and sheet.column_mm("a4") == 80.0
     ws = _tiny(tmp_path / "b", "{orientation: portrait, margin: 22mm}")
     with pytest.raises(InputError, match=r"are 79\.0 mm wide, too narrow"):
+        load_settings(load_game(Workspace(ws), "test"))
+
+
+def test_a_smaller_text_takes_columns_narrower_by_as_much(tmp_path):
+    """``text: 8pt`` sets the sheet larger and scales it down by 8/9: a column of 80 mm of the book's
+    text is 71.1 mm on the paper (book51: still refused under 80 mm). Three columns of A4 landscape
+    inside 25 mm margins are 77 mm: taken at 8 pt, refused at 9 pt, and at 8.5 pt on Letter (71.1 mm)."""
+    ws = _tiny(tmp_path / "a", "{columns: 3, margin: 25mm, text: 8pt}")
+    sheet = load_settings(load_game(Workspace(ws), "test")).sheet
+    assert sheet is not None and sheet.column_mm("a4") == 77.0
+    ws = _tiny(tmp_path / "b", "{columns: 3, margin: 25mm}")
+    with pytest.raises(InputError, match=r"are 77\.0 mm wide, too narrow .*at least 80 mm: fewer columns"):
+        load_settings(load_game(Workspace(ws), "test"))
+    ws = _tiny(tmp_path / "c", "{columns: 3, margin: 25mm, text: 8.5pt}")
+    with pytest.raises(InputError, match=r"letter landscape .* are 71\.1 mm wide, too narrow for the book's text "
+                                         r"\(expected columns of at least 75\.6 mm \(80 mm at the book's 9 pt text, "
+                                         r"8\.5/9 of it at text: 8\.5pt\): fewer columns"):
         load_settings(load_game(Workspace(ws), "test"))
 
 
@@ -446,8 +465,25 @@ def test_a_folded_sheet_a_draft_overruns_fits_with_a_smaller_text_or_without_its
     assert 8.0 in {round(g.size, 2) for side in _drawn(flat.files["rule-sheet.pdf"]) for g in side}
     assert "Pictures are at 1/3" in "".join(texts(flat.files["rule-sheet.pdf"]))
 
+    # their bookmarks, lost when the set pages were placed on the paper, each at the side holding its heading
+    for sheet in (flat, smaller, nine):
+        _bookmarks_point_at_their_headings(sheet.files["rule-sheet.pdf"])
+
     def pictured(pdf: bytes) -> list[float]:
         return sorted({round(g.size, 2) for side in glyphs(pdf) for g in side if g.char.strip() and g.size < 6})
 
     halves = pictured(nine.files["rule-sheet.pdf"])
     assert len(halves) >= 3 and pictured(flat.files["rule-sheet.pdf"])[:3] == [round(v * 2 / 3, 2) for v in halves[:3]]
+
+
+def _bookmarks_point_at_their_headings(pdf: bytes) -> None:
+    """Every section of the rules is a bookmark (book51: a sheet set smaller or folded had none),
+    pointing at the side whose text holds its heading and at no side before it."""
+    reader = PdfReader(io.BytesIO(pdf))
+    marks = [m for m in reader.outline if not isinstance(m, list)]
+    sides = ["".join(t.split()) for t in texts(pdf)]
+    assert len(marks) >= 4, marks
+    for mark in marks:
+        title = "".join(str(mark.title).split())
+        at = reader.get_destination_page_number(mark)
+        assert title in sides[at] and not any(title in side for side in sides[:at]), (title, at)

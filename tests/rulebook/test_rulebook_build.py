@@ -906,13 +906,14 @@ def test_index_lists_a_rare_variant_under_the_books_spelling(books):
 
 
 def test_a_terms_pages_stand_on_its_line_of_the_index(books):
-    """索引: 創世エリア's seven pages on the line of the term, not wrapped under it."""
+    """索引: 創世エリア's pages on the line of the term, not wrapped under it (five since book51: 4.2's
+    first lines end page 9, where the heading pair moved whole, and the pages after it hold more)."""
     page = next(p for p in books["populous"].glyphs if "".join(g.char for g in p if g.on_page).startswith("索引"))
     drawn = [g for g in page if g.on_page and g.char.strip()]
     text = "".join(g.char for g in drawn)
     term = drawn[text.index("創世エリア")]
     line = "".join(g.char for g in drawn if abs(g.y - term.y) < 0.5)
-    assert line.startswith("創世エリア") and line.endswith("14、15"), line
+    assert line == "創世エリア9、11、12、13、14", line
 
 
 @pytest.mark.parametrize("slug", ["populous", "asian-delivery"])

@@ -6,8 +6,12 @@ doujin-book). The pictures of the pieces, at 1/n, are the designer's cards, not 
 
 from __future__ import annotations
 
+import re
+
 import pikepdf
 import pytest
+
+from conftest import REPO
 
 MM_PER_PT = 25.4 / 72
 THINNEST_MM = 0.1  # the doujin presets' min_line
@@ -73,3 +77,81 @@ def test_a_leader_pair_is_never_parted_and_may_open_a_line_and_an_arrow_keeps_it
     for k in range(28, 33):  # wherever the line's end falls about it
         got = lines("あ" * k + "（→３．１）を見てください。" + "い" * 10)
         assert not any(line.endswith(("→", "→３", "３．", "→３．")) for line in got), got
+
+
+# JLREQ's characters not starting a line (3.1.7, cl-02 closing brackets, cl-04 ？！, cl-05 ・：；, cl-06
+# 。．, cl-07 、，, cl-09 iteration marks, cl-10 small kana and ー) and not ending one (3.1.8, cl-01), as
+# the spec lists them: read from the printed lines, not the line breaker's own lists
+NOT_STARTING = frozenset("）」』】〉》］｝〕。、．，・：；？！ヽヾゝゞ々ーぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ")
+NOT_ENDING = frozenset("（「『【〈《［｛〔")
+TEXT_RIGHT_MM = 148.0 - 15.0  # the A5 page's text block: its outer (and inner) margin 15 mm
+HALF_INK = frozenset("、。，．）」』】〉》］｝〕")  # at a line's end, half an em (行末二分)
+QUARTER_AKI = frozenset("・：；")  # a quarter em either side of the mark
+
+
+def _body_rows(page) -> list[tuple[float, list]]:
+    """The page's own lines of text between the running head and the folio, top down, each cut
+    where a gap of more than two ems parts it (a table's cells, the index's columns)."""
+    rows: dict[float, list] = {}
+    for g in page:
+        if g.on_page and g.char.strip() and 18 < g.y < 194:
+            rows.setdefault(round(g.y, 1), []).append(g)
+    out = []
+    for y, row in sorted(rows.items()):
+        row.sort(key=lambda g: g.x)
+        part = [row[0]]
+        for a, b in zip(row, row[1:]):
+            if b.x - a.x > 2.5 * a.size * MM_PER_PT + 0.5:
+                out.append((y, part))
+                part = []
+            part.append(b)
+        out.append((y, part))
+    return out
+
+
+def _right_ink(g) -> float | None:
+    """Where a line's last character ends on the page (mm), None for a Latin one (its width unknown here)."""
+    if g.char.isascii():
+        return None
+    em = g.size * MM_PER_PT
+    return g.x + em * (0.5 if g.char in HALF_INK else 0.75 if g.char in QUARTER_AKI else 1.0)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_line_of_the_books_keeps_jlreqs_line_breaking_rules(built, game):
+    """An editor's pass over every page as printed (book51): where a paragraph wraps (a line set
+    to the text block's right edge, the next a line below), the next line opens with none of
+    JLREQ's 行頭禁則 characters (a bullet of the draft, 「・事業所」, is the item's mark), the line
+    ends with no 行末禁則 one, no number (連数字), leader pair or Latin word is split between the
+    two; and no line hangs past the right edge (the book sets no ぶら下げ: JLREQ 3.8.2's option
+    is off, docs/rulebook.md)."""
+    from pdfprobe import glyphs
+
+    draft = (REPO / "data" / game / "draft.txt").read_text(encoding="utf-8")
+    bullets = {m.group(1) for m in re.finditer(r"(?:^|[\s　])・([^\s　・]{1,6})", draft)}
+    pages = glyphs(built / game / "rulebook.pdf")
+    wrapped = hanging = 0
+    faults = []
+    for n, page in enumerate(pages, 1):
+        rows = _body_rows(page)
+        for _y, row in rows:
+            ink = _right_ink(row[-1])
+            if ink is not None and ink > TEXT_RIGHT_MM + 0.2:
+                hanging += 1
+                faults.append((n, "past the edge", "".join(g.char for g in row)[-12:], round(ink, 2)))
+        for (y1, above), (y2, below) in zip(rows, rows[1:]):
+            ink = _right_ink(above[-1])
+            if not (ink and ink > TEXT_RIGHT_MM - 0.6 and 4.5 < y2 - y1 < 6.5 and below[0].x < above[0].x + 12):
+                continue  # not a paragraph wrapping: its line set to the edge, the next right under it
+            wrapped += 1
+            a, b = "".join(g.char for g in above), "".join(g.char for g in below)
+            if b[0] in NOT_STARTING and not (b[0] == "・" and any(b[1:].startswith(w) for w in bullets)):
+                faults.append((n, "line start", a[-6:], b[:6]))
+            if a[-1] in NOT_ENDING:
+                faults.append((n, "line end", a[-6:], b[:6]))
+            if re.match(r"[0-9０-９][0-9０-９]", a[-1] + b[0]) or (a[-1] + b[0]) in ("……", "――", "‥‥"):
+                faults.append((n, "split", a[-6:], b[:6]))
+            if re.fullmatch(r"[A-Za-z]{2}", a[-1] + b[0]):
+                faults.append((n, "Latin word split", a[-6:], b[:6]))
+    assert wrapped > 40 and not faults, (wrapped, faults)
+    assert hanging == 0

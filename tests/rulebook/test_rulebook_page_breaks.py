@@ -297,3 +297,75 @@ def test_the_entries_filling_a_page_an_entry_leaves_keep_the_contents_lists_orde
     assert placed[:2] == [medium, small] and placed[2]._content == [board]  # those straight after it, in order
     grouped = EntryKeep([Spacer(1, 10), Spacer(1, 300)], whole=2, lead=1)  # under its group's heading (その他の内容物)
     assert EntryRun([grouped, small]).placed(300, 100)[0] is grouped  # nothing passes it
+
+
+def _heading_and_paragraphs(*texts_: str):
+    """A sub-heading (as the story sets ◆) and a paragraph of each text, in the book's body face."""
+    from reportlab.platypus import Paragraph
+
+    from pnpgen import fonts as fontreg
+    from pnpgen.rulebook.flowables import JPara
+    from pnpgen.rulebook.keeps import Indent
+
+    font = fontreg.register("BIZUDMincho-Regular", REPO / "fonts")
+    head = Paragraph("見出し")
+    head.keepWithNext = 1
+    return Indent(head, 0.0), [JPara(t, font, 9, 15) for t in texts_]
+
+
+def _split(flowables: list[Flowable], room: float) -> list[Flowable]:
+    """``flowables`` kept together as the book's document groups them, split ``room`` above a page's foot."""
+    from pnpgen.rulebook.keeps import HeadingKeep
+    from pnpgen.rulebook.styles import TEXT_W
+
+    group = HeadingKeep(flowables)
+    group.wrapOn(None, TEXT_W, room)
+    return group.split(TEXT_W, room)
+
+
+def test_a_heading_ends_the_page_with_its_first_lines_rather_than_move_whole():
+    """A heading over a paragraph taller than the rest of the page keeps its first lines there
+    (ReportLab's keep moved the heading and all its paragraph, leaving the page's foot empty);
+    with room for only one line under it, it moves (two lines at least)."""
+    from pnpgen.rulebook.flowables import grid_height
+    from pnpgen.rulebook.styles import TEXT_W
+
+    head, (para,) = _heading_and_paragraphs("長い文章です。" * 40)
+    room = grid_height([head], TEXT_W, 500) + 3 * 15 + 5
+    parts = _split([head, para], room)
+    assert parts[0] is head and [len(p.lines) for p in parts[1:]] == [3, len(para.lines) - 3]
+    room = grid_height([head], TEXT_W, 500) + 1 * 15 + 5
+    assert _split([head, para], room)[0] is not head  # a page break first: it moves whole
+
+
+def test_a_heading_pair_ends_the_page_with_a_line_under_each():
+    """populous p9 (book51): 「4.2」 over 「◆ワーカー配置」, a one-line paragraph under each and a
+    paragraph of three lines after, moved whole and left eight lines empty. The pair keeps two
+    lines of text — one under each heading — and the next paragraph opens the next page; with a
+    line more, that paragraph's first line ends the page and its other two go on."""
+    from pnpgen.rulebook.flowables import grid_height
+    from pnpgen.rulebook.styles import TEXT_W
+
+    h1, (one, two, three) = _heading_and_paragraphs("短い。", "短い。", "三行になる段落です。" * 9)
+    h2, _ = _heading_and_paragraphs()
+    one.under_heading = two.under_heading = True
+    assert [len(p.wrap(TEXT_W, 500)[1:] and p.lines) for p in (one, two, three)] == [1, 1, 3]
+    pair = [h1, one, h2, two]
+    room = grid_height(pair, TEXT_W, 500) + 5
+    parts = _split([*pair, three], room)
+    assert parts == [*pair, three]  # (no page break first: the pair stays)
+    parts = _split([*pair, three], room + 15)
+    assert parts[:4] == pair and [len(p.lines) for p in parts[4:]] == [1, 2]
+    one.under_heading = False  # a lead-in's paragraph: kept with its list, the group moves whole
+    assert _split([*pair, three], room + 15)[0] not in pair
+
+
+def test_populous_page_9_ends_with_the_heading_pair_and_their_first_lines(built):
+    """The real book: 4.2 and ◆ワーカー配置 on the page of 4.1, each with its line, the page full."""
+    pages = glyphs(built / "populous" / "rulebook.pdf")
+    at = next(n for n, p in enumerate(pages) if "4.2創世フェイズ" in [t for _, t in _lines(p)])
+    lines = [(y, t) for y, t in _lines(pages[at]) if y < A5_H - 17]  # (not the folio)
+    shown = [t for _, t in lines]
+    assert "4.1エリア選択" in shown and shown[-2] == "◆ワーカー配置" and shown[-1].startswith("【創世エリア】の好きなマス")
+    assert lines[-1][0] == pytest.approx(19 + 31.73 * 15 * 25.4 / 72, abs=0.3)  # on the grid's last line
+    assert _lines(pages[at + 1])[1][1].startswith("マスには")  # (after the running head)

@@ -95,7 +95,7 @@ def load_game(ws: Workspace, slug: str, lang: str | None = None, art: bool = Tru
         sourced.append(Sourced(one_line_text(doc, item.get("name"), ("sourced", i, "name"), "a component's name"),
                                parse_at(doc, ("sourced", i, "count"), v.count, item.get("count", 1), v.SOURCED_COUNT,
                                         "'count: 3'", ("the parts bought, not printed", "parts")),
-                               str(item.get("note", "") or "")))
+                               str(item.get("note", "") or ""), str(doc.where(("sourced", i)))))
     draft_name = parse_at(doc, ("draft_file",), v.name, data.get("draft_file", "draft.txt"), "draft_file")
     for key in ("title", "subtitle"):
         refuse_yes_no(doc, (key,), data.get(key))

@@ -396,6 +396,7 @@ class Sourced:
     name: str
     count: int
     note: str = ""
+    where: str = ""  # game.yaml's line that lists it (``path:line:column``): the proofing report names it
 
 
 @dataclass

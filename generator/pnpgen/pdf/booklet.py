@@ -15,6 +15,7 @@ refused with ``ValueError`` naming what it met; it is never guessed at.
 
 from __future__ import annotations
 
+import io
 import re
 import zlib
 from bisect import bisect_right
@@ -23,6 +24,7 @@ from dataclasses import dataclass
 
 from pnpgen.impose.booklet import A4_LANDSCAPE, Placement, SheetSide
 from pnpgen.pdf.objects import ObjectFile, Raw, Ref
+from pnpgen.pdf.resave import pdf_bytes
 from pnpgen.units import PT_PER_MM, num
 
 _SPACE = b" \t\r\n\x0c\x00"
@@ -430,3 +432,35 @@ def impose_pdf(pages_pdf: bytes, sides: list[tuple[SheetSide, list[Placement]]],
     meta[b"Producer"] = Raw(b"(pnpgen rulebook booklet)")
     info_ref = out.add(Raw(_write(copier.value(src, meta))))
     return b"".join(p for p in out.finish(catalog, info_ref).parts if isinstance(p, bytes))
+
+
+def outline_carried(pages_pdf: bytes, imposed: bytes, side_of: Sequence[int]) -> bytes:
+    """``imposed`` with ``pages_pdf``'s outline (its bookmarks, nested as they are), each pointing
+    at the side its page is placed on: ``side_of[n]``, the side (0-based) of page n + 1. Placing
+    the pages as forms drops the outline, so a rule sheet set smaller or folded had none."""
+    import pikepdf
+
+    with pikepdf.open(io.BytesIO(pages_pdf)) as src, pikepdf.open(io.BytesIO(imposed)) as out:
+        number: dict[object, int] = {page.objgen: n for n, page in enumerate(src.pages)}
+
+        def carried(items: list) -> list:
+            out_items = []
+            for item in items:
+                dest = item.destination
+                page = number.get(dest[0].objgen) if isinstance(dest, pikepdf.Array) and len(dest) else None
+                if page is None:
+                    continue  # (a bookmark to no page of the source: nothing to point at)
+                new = pikepdf.OutlineItem(str(item.title), side_of[page])
+                new.is_closed = item.is_closed
+                new.children.extend(carried(list(item.children)))
+                out_items.append(new)
+            return out_items
+
+        with src.open_outline() as have:
+            items = carried(list(have.root))
+        if not items:
+            return imposed
+        with out.open_outline() as outline:
+            outline.root.extend(items)
+        out.Root.PageMode = src.Root.get("/PageMode", pikepdf.Name.UseOutlines)
+        return pdf_bytes(out)

@@ -160,7 +160,7 @@ def data_items(game: Game, aliases: dict[str, str] | None = None, latin: bool = 
                       bool(count_note(d)), count_note(d) or str(d.source), d.kind, d.shape == "tuckbox")
              for d in game.decks]
     items += [DataItem(s.name, s.count, s.note, "sourced", "" if latin else "個", aliases=also(f"sourced.{i}"),
-                       stand_in_count=True, where=str(Path(game.root) / "game.yaml"))
+                       stand_in_count=True, where=s.where or str(Path(game.root) / "game.yaml"))
               for i, s in enumerate(game.sourced)]
     return items
 

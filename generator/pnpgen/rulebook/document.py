@@ -21,8 +21,9 @@ from pnpgen.pdf import settings
 from pnpgen.pdf.svglib_fallback import give_font
 from pnpgen.rulebook import glyphs, inline
 from pnpgen.rulebook.drawnparas import Drawing, DrawnParagraphs
-from pnpgen.rulebook.flowables import GridKeep, Heading, index_terms, sketching
+from pnpgen.rulebook.flowables import Heading, index_terms, sketching
 from pnpgen.rulebook.inline import Icon
+from pnpgen.rulebook.keeps import HeadingKeep
 from pnpgen.rulebook.pictures import DeckPicture
 from pnpgen.rulebook.piecepics import form_name, place_face
 from pnpgen.rulebook.styles import (
@@ -148,7 +149,7 @@ class RulebookDoc(BaseDocTemplate):
         super().__init__(
             buf, invariant=1, initialFontName=fonts.body, title=meta.title, author="",
             creator="pnpgen", lang="ja-JP" if meta.lang == "ja" else meta.lang,
-            keepTogetherClass=GridKeep,  # a heading and its text kept together as the line grid places them
+            keepTogetherClass=HeadingKeep,  # a heading and its text kept together as the line grid places them
             **kw,
         )
         settings.flate_only()  # how ReportLab writes the book's streams

@@ -474,7 +474,8 @@ def _sheet_text(value: Any) -> float:
 
 def _sheet(doc: Located, value: Any, game: Game) -> SheetSpec:
     """``rulebook: sheet:``: true (every figure its default) or a mapping of ``SHEET_KEYS``, each
-    checked at its line; columns narrower than ``SHEET_COLUMN_MM`` on the paper are refused."""
+    checked at its line; columns narrower than ``SHEET_COLUMN_MM`` on the paper are refused (at a smaller
+    ``text:``, narrower by as much: the sheet is set larger and scaled down)."""
     at = ("rulebook", "sheet")
     spec = SheetSpec(line=doc.where(at).line or 0)
     if value is True:
@@ -520,15 +521,18 @@ def _sheet(doc: Located, value: Any, game: Game) -> SheetSpec:
                             "orientation: landscape (or left out) with fold: true")
         if spec.fold and "columns" not in value:
             spec.columns = 1  # (a half sheet's page holds one column of the book's text)
+    least = SHEET_COLUMN_MM * spec.scale  # (a smaller text: the column set at the book's size, then scaled down)
     for paper in [spec.paper] if spec.paper else ["a4", "letter"]:  # (the booklet's paper, whichever the build's is)
-        if (column := spec.column_mm(paper)) < SHEET_COLUMN_MM:
+        if (column := spec.column_mm(paper)) < least - 1e-9:
             w, h = spec.page_mm(paper)
             on = f"a page of {paper} landscape folded in half" if spec.fold else \
                 f"{paper} {'landscape' if spec.landscape else 'portrait'}"
             raise doc.error(at, f"{spec.columns} columns on {on} "
                             f"({w:g} × {h:g} mm, margin {spec.margin_mm:g} mm, gap {spec.gap_mm:g} mm) are "
                             f"{column:.1f} mm wide, too narrow for the book's text",
-                            f"columns of at least {SHEET_COLUMN_MM:g} mm: " + ("one column a page of a folded sheet, a larger "
+                            f"columns of at least {least:.1f}".removesuffix(".0") + " mm" + (
+                                f" ({SHEET_COLUMN_MM:g} mm at the book's {SHEET_TEXT_PT:g} pt text, "
+                                f"{spec.text_pt:g}/{SHEET_TEXT_PT:g} of it at text: {spec.text_pt:g}pt)" if spec.scale != 1 else "") + ": " + ("one column a page of a folded sheet, a larger "
                             "paper or a smaller margin" if spec.fold else "fewer columns, the paper landscape, or a smaller "
                             "margin or gap"))
     return spec

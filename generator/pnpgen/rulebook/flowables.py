@@ -201,6 +201,11 @@ class JPara(Flowable):
         fit = min(fit, n - 2)  # no widow or orphan line
         if fit < 2:
             return []
+        return self.parted(fit)
+
+    def parted(self, fit: int) -> list[JPara]:
+        """The paragraph as two: its first ``fit`` lines (once wrapped), and the rest."""
+        assert self.lines is not None  # (set by ``wrap``)
         kw = dict(color=self.color, first_indent=self.first_indent, left=self.left, prefix=self.prefix_source,
                   prefix_font=self.prefix_font, prefix_x=self.prefix_x, indexed=self.indexed, lang=self.lang,
                   icons=self.icons, prefix_icons=self.prefix_icons, setting=self.setting, links=self.links,

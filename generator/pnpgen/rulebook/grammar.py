@@ -42,6 +42,13 @@ And rules on the characters alone (no analyser):
   ……, 青―赤 → ――, a dash beside Latin letters (``Alice — Draft``) left alone;
 - ``width``: digits, ！ or ？, or one Latin word (ＶＰ／VP, ＯＫ／OK), written both full- and
   half-width in the rules: the rarer width (a tie: the half-width) is listed;
+- ``ascii``: a half-width stop, comma, colon, semicolon or pair of brackets in Japanese text
+  (捨てます. → 捨てます。, 札,山 → 札、山, (時計回り) → （時計回り）; between two digits ．and ，:
+  １.５ → １．５); never in Latin text (``e.g.``, ``ver.2``, ``(see 3)``);
+- ``nakaguro``: a katakana compound written with 中黒 between its words in one place of the rules
+  and run together in another (スタート・プレイヤー／スタートプレイヤー): the rarer listed;
+- ``nesting``: a 「…」 inside a 「…」 (「王は「勝つ」と言った」 → 「王は『勝つ』と言った」: JIS Z 8301
+  and every house style nest 『』 in 「」);
 - ``stop``: a paragraph of the rules (not a 　・ bullet) ending ます／です／ください without its 。.
 
 Every slip keeps its draft line, the words as written, a suggestion and the rule's name; the
@@ -99,7 +106,7 @@ class Slip:
     """A writing slip in the draft (a wrong particle, a mixed style, a half-width mark): the line, what was written
     and what would be right, for the proof."""
 
-    rule: str  # te | ra | particle | tsuki | hajimete | go | ippo | tatoe | no | wo | quotes | style | variant | bracket | halfwidth | choon | leader | width | stop (and englishproof: doubled | its | widecase)
+    rule: str  # te | ra | particle | tsuki | hajimete | go | ippo | tatoe | no | wo | quotes | style | variant | bracket | halfwidth | ascii | nakaguro | nesting | choon | leader | width | stop (and englishproof: doubled | its | widecase)
     line: int  # the draft's line
     found: str  # the words as written
     suggest: str  # what would be right
@@ -316,7 +323,7 @@ def _brackets(n: int, line: str) -> Iterable[Slip]:
         if ch in _BRACKETS:
             open_.append(i)
             still_open[ch] += 1
-        elif ch in _CLOSERS and i not in numbers:
+        elif ch in _CLOSERS and (i not in numbers or still_open[_CLOSERS[ch]]):  # (「(see 3)」: it closes)
             match = next((k for k in range(len(open_) - 1, -1, -1) if line[open_[k]] == _CLOSERS[ch]), None) \
                 if still_open[_CLOSERS[ch]] else None
             if match is None:
@@ -330,6 +337,61 @@ def _brackets(n: int, line: str) -> Iterable[Slip]:
         shown = text if len(text) <= 24 else text[:12] + "…"
         yield _slip("bracket", n, line, i, i + min(len(text), 12 if len(text) > 24 else len(text)),
                     shown + _BRACKETS[line[i]])
+
+
+# a half-width stop, comma, colon or semicolon with Japanese before it (not a file's extension,
+# 草案.txt), or after it and nothing half-width before it; a pair of half-width brackets holding Japanese
+_ASCII_MARK = re.compile(r"(?<=[^\x00-\x7f\s])[.,:;](?![A-Za-z])|(?<![\x00-\x7f])[.,:;](?=[^\x00-\x7f\s])")
+_ASCII_PAIR = re.compile(r"\(([^()\n]*[^\x00-\x7f\s][^()\n]*)\)")
+_WIDE_MARK = {".": "。", ",": "、", ":": "：", ";": "；"}
+_DIGIT = re.compile(r"[0-9０-９]")
+
+
+def _ascii_marks(n: int, line: str) -> Iterable[Slip]:
+    """Half-width punctuation in Japanese text, with its full-width form (``ascii``)."""
+    for m in _ASCII_MARK.finditer(line):
+        i, ch = m.start(), m.group(0)
+        if line[i - 1:i] in ("…", "‥") or line[i + 1:i + 2] == ch or line[i - 1:i] == ch:
+            continue  # dots typed for a leader: the leader rule's
+        between = _DIGIT.fullmatch(line[i - 1:i] or "x") and _DIGIT.fullmatch(line[i + 1:i + 2] or "x")
+        wide = chr(ord(ch) + 0xFEE0) if between or ch in ":;" else _WIDE_MARK[ch]
+        yield _slip("ascii", n, line, max(0, i - 6), i + 1, line[max(0, i - 6):i] + wide)
+    for m in _ASCII_PAIR.finditer(line):
+        yield _slip("ascii", n, line, m.start(), m.end(), f"（{m.group(1)}）")
+
+
+# katakana words joined by 中黒 (スタート・プレイヤー), and a run of katakana not beside a 中黒
+_KANA_DOTTED = re.compile(r"(?<![ァ-ヺー・])[ァ-ヺー]+(?:・[ァ-ヺー]+)+(?![ァ-ヺー・])")
+_KANA_RUN = re.compile(r"(?<![ァ-ヺー・])[ァ-ヺー]{4,}(?![ァ-ヺー・])")
+
+
+def _nakaguro(lines: list[tuple[int, str]]) -> list[Slip]:
+    """A katakana compound both with 中黒 between its words and without in the rules: each use
+    of the rarer spelling (a tie: the dotted), suggested as the other."""
+    found: dict[str, list[list]] = defaultdict(lambda: [[], []])
+    for n, line in lines:
+        for m in _KANA_DOTTED.finditer(line):
+            found[m.group(0).replace("・", "")][0].append((n, line, m))
+        for m in _KANA_RUN.finditer(line):
+            found[m.group(0)][1].append((n, line, m))
+    out = []
+    for word, (dotted, plain) in found.items():
+        if dotted and plain:
+            rare, other = (dotted, word) if len(dotted) <= len(plain) else (plain, dotted[0][2].group(0))
+            out += [_slip("nakaguro", n, line, m.start(), m.end(), other) for n, line, m in rare]
+    return out
+
+
+def _nesting(n: int, line: str) -> Iterable[Slip]:
+    """A 「…」 opened inside another (``nesting``), with 『』 suggested."""
+    open_: list[int] = []
+    for i, ch in enumerate(line):
+        if ch == "「":
+            open_.append(i)
+        elif ch == "」" and open_:
+            start = open_.pop()
+            if open_:
+                yield _slip("nesting", n, line, start, i + 1, f"『{line[start + 1:i]}』")
 
 
 def _halfwidth(n: int, line: str) -> Iterable[Slip]:
@@ -628,6 +690,8 @@ def _analysed_slips(lines: tuple[tuple[int, str], ...], rules: frozenset[int],
         out += _quotes(n, line)
         out += _brackets(n, line)
         out += _halfwidth(n, line)
+        out += _ascii_marks(n, line)
+        out += _nesting(n, line)
         out += _choon(n, line)
         out += _leaders(n, line)
         if n in rules:
@@ -636,5 +700,6 @@ def _analysed_slips(lines: tuple[tuple[int, str], ...], rules: frozenset[int],
             out += _no_stop(n, line)
     out += _style([(n, line) for n, line, _ in analysed])
     out += _widths([(n, line) for n, line, _ in analysed])
+    out += _nakaguro([(n, line) for n, line, _ in analysed])
     out += _variants(analysed, names)
     return tuple(sorted(set(out), key=lambda s: (s.line, s.at, s.rule, s.found, s.suggest)))

@@ -12,7 +12,7 @@ from reportlab.platypus import ActionFlowable, CondPageBreak, Flowable, Paragrap
 from reportlab.platypus.flowables import UseUpSpace
 
 from pnpgen.rulebook.diagram import Diagram
-from pnpgen.rulebook.flowables import GridKeep, JPara, grid_height, grid_lines
+from pnpgen.rulebook.flowables import GridKeep, Heading, JPara, grid_height, grid_lines
 from pnpgen.rulebook.styles import ACCENT, BODY_SIZE, SOFT
 
 
@@ -106,6 +106,49 @@ def two_lines_under_headings(story: list[Flowable], width: float) -> None:
                 and not getattr(below, "keepWithNext", 0) \
                 and (len(below.prefix) + len(below.text)) * below.size <= width - below.first_indent:
             below.keepWithNext = 1
+            below.under_heading = True  # kept for its heading's lines (``HeadingKeep`` may end a page after it)
+
+
+class HeadingKeep(GridKeep):
+    """What the story keeps with what follows it, as the document groups it (its
+    ``keepTogetherClass``): a heading with its text, a lead-in with its list. A group that does
+    not fit the rest of the page moves to the next one whole — but for a heading's: a heading, or
+    a heading over a sub-heading (「4.2」 over 「◆ワーカー配置」, the one-line paragraph between
+    them kept with it), ends the page with its first lines of text, the rest of its paragraph
+    going on at the next page's head (never fewer than two lines there). It keeps two lines of
+    text with it, one under each heading of a pair being two, and never ends the page on a
+    heading: moved whole, the pair left populous' page 9 eight lines empty."""
+
+    def split(self, aW, aH):
+        if getattr(self, "_wrapInfo", None) != (aW, aH):
+            self.wrap(aW, aH)
+        if self._H > aH:
+            first = self._first_lines(aW, aH)
+            if first is not None:
+                return first
+        return super().split(aW, aH)
+
+    def _first_lines(self, aW: float, aH: float) -> list[Flowable] | None:
+        """The group with its last paragraph parted where the page ends (or before it, when the
+        one-line paragraphs under a pair of headings already give two lines), or None when the
+        group is no heading's, or its first lines do not fit either."""
+        content, canv = self._content, getattr(self, "canv", None)
+        last = content[-1]
+        if not isinstance(content[0], (Heading, Indent)) or not isinstance(last, JPara) or not all(
+                isinstance(f, (Heading, Indent)) or getattr(f, "under_heading", False) for f in content[1:-1]):
+            return None  # (a lead-in keeps its list; a list's items keep as they are)
+        heads = [i for i, f in enumerate(content) if isinstance(f, (Heading, Indent))]
+        under_last = len(content) - 2 - heads[-1]  # one-line paragraphs under the last heading
+        above = sum(not isinstance(f, (Heading, Indent)) for f in content[:-1])  # all the group's
+        last.wrap(aW, aH)
+        n = len(last.lines or [])
+        for fit in range(n - 2, max(2 - above, 1 if under_last else 2) - 1, -1):
+            parts = last.parted(fit)
+            if grid_height([*content[:-1], parts[0]], aW, aH, canv) <= aH:
+                return [*content[:-1], *parts]
+        if under_last and above >= 2 and grid_height(content[:-1], aW, aH, canv) <= aH:
+            return [*content[:-1], last]  # a line under each heading of the pair; the paragraph opens the next page
+        return None
 
 
 class FigureKeep(GridKeep):

@@ -48,7 +48,7 @@ def placeholders(game: Game, lang: str, printed_provisional: Collection[str] = (
     for s in game.sourced:
         if is_placeholder(s.note):  # (kept: a bought part's note says more than its count)
             out.append(Finding(kind, msg("proof.sourced.book", lang, name=s.name, note=s.note),
-                               msg("proof.sourced.file", lang, path=game.root / "game.yaml", name=s.name, note=s.note)))
+                               msg("proof.sourced.file", lang, path=s.where or game.root / "game.yaml", name=s.name, note=s.note)))
     return out
 
 

@@ -15,7 +15,7 @@ from pnpgen.rulebook.proofbase import Finding, numbered_lines, rules_lines, sect
 from pnpgen.rulebook.tree import Document, Preformatted
 
 _SLIP_KIND = {"style": "proof.kind.style", "variant": "proof.kind.spelling", "width": "proof.kind.spelling",
-              "halfwidth": "proof.kind.spelling", "widecase": "proof.kind.spelling"}
+              "halfwidth": "proof.kind.spelling", "ascii": "proof.kind.spelling", "nakaguro": "proof.kind.spelling", "widecase": "proof.kind.spelling"}
 
 
 def slips(doc: Document, text: str, draft_path: Path | str, lang: str, names: Collection[str] = (),

@@ -24,7 +24,7 @@ from pnpgen.data.formats import paper_title
 from pnpgen.impose import booklet as booklets
 from pnpgen.messages import msg
 from pnpgen.pdf import settings
-from pnpgen.pdf.booklet import impose_pdf
+from pnpgen.pdf.booklet import impose_pdf, outline_carried
 from pnpgen.pdf.subsettags import tags_apart
 from pnpgen.rulebook import glyphs
 from pnpgen.rulebook.document import GridFrame, Meta, RulebookDoc
@@ -205,7 +205,13 @@ def _scaled(pages_pdf: bytes, sides: int, spec: SheetSpec, paper: str) -> bytes:
     """The sides set larger for a smaller ``text:`` (``SheetPage.of``), each placed on its paper at ``spec.scale``."""
     placed = [(booklets.SheetSide(n, "front", n, None), [booklets.Placement(n, 0.0, 0.0, "left", 0.0, spec.scale)])
               for n in range(1, sides + 1)]
-    return impose_pdf(tags_apart(pages_pdf), placed, sheet_mm=spec.sheet_mm(paper))
+    return _with_outline(pages_pdf, impose_pdf(tags_apart(pages_pdf), placed, sheet_mm=spec.sheet_mm(paper)), placed)
+
+
+def _with_outline(pages_pdf: bytes, imposed: bytes, placed: list) -> bytes:
+    """``imposed`` with the set pages' bookmarks, each to the side its page is placed on."""
+    side_of = {pl.page - 1: k for k, (_side, on) in enumerate(placed) for pl in on if pl.page is not None}
+    return outline_carried(pages_pdf, imposed, [side_of[n] for n in range(len(side_of))])
 
 
 def _smaller(spec: SheetSpec) -> str:
@@ -234,7 +240,7 @@ def _folded(pages_pdf: bytes, doc: SheetDoc, spec: SheetSpec, paper: str, draft:
     sheet_mm = spec.sheet_mm(paper)
     page_mm = tuple(v / spec.scale for v in spec.page_mm(paper))  # (set larger for a smaller text: placed at its scale)
     placed = booklets.layout(pages, page_mm=(page_mm[0], page_mm[1]), sheet_mm=sheet_mm)
-    data = tags_apart(impose_pdf(tags_apart(pages_pdf), placed, sheet_mm=sheet_mm))
+    data = tags_apart(_with_outline(pages_pdf, impose_pdf(tags_apart(pages_pdf), placed, sheet_mm=sheet_mm), placed))
     sheets = len(placed) // 2
     name = f"{paper_title(spec.paper or paper)} landscape folded in half, " \
         f"{spec.columns} column{'s' if spec.columns > 1 else ''} a page{_text(spec)}"
