@@ -282,6 +282,21 @@ def test_every_art_file_not_there_in_a_deck_is_told_in_one_line(tmp_path, capsys
     assert "art file 'a.png' not found; nor is 1 more art file of this deck: cards.yaml:10:21 'b.png' (expected" in err, err
 
 
+def test_a_decks_second_mistyped_art_file_is_told_the_file_meant(tmp_path, capsys):
+    """trial84: of two art names mistyped in one deck, the first was told 'did you mean beacon.png?',
+    the second named alone ('harbour.png'), its near name there not said."""
+    pieces = "  - {name: 灯, art: beacn.png}\n  - {name: 港, art: harbour.png}\n"
+    ws = make_workspace(tmp_path / "ws", deck=ART_DECK_YAML + pieces)
+    (ws / "data" / "test" / "art").mkdir()
+    for name in ("beacon.png", "harbor.png"):
+        (ws / "data" / "test" / "art" / name).write_bytes(png(Image.new("RGB", (2, 2))))
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    assert "art file 'beacn.png' not found; did you mean beacon.png?; nor is 1 more art file of this deck: " \
+        "cards.yaml:8:20 'harbour.png' (did you mean harbor.png?) (expected a file beacn.png" in err, err
+
+
 @pytest.mark.parametrize("value, on_disk, message", [
     # a file whose name kept a space at its end (a rename, a zip from another system): 'not found', no word of it
     ("dragon.png", "dragon.png ", "art file 'dragon.png' not found (expected 'dragon.png ', the name of the file that "

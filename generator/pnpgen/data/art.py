@@ -158,12 +158,14 @@ class ArtFileRefused(InputError):
 def _file_named(message: str, first: str) -> str:
     """The file a refusal names, in its quotes (``art file 'b.png' not found``, ``'b.tif' is not a
     PNG, …``: ``'b.png'``, ``'b.tif'``), for the line telling a deck's others; with what is wrong
-    with it when the ``first`` refusal's is another (``'b.tif' (not a PNG, …)`` after a file not found)."""
+    with it when the ``first`` refusal's is another (``'b.tif' (not a PNG, …)`` after a file not found),
+    and the name meant of a mistyped one (trial84: the second of two typos was told without it)."""
     m = re.search(r"'[^']*'|\"[^\"]*\"", message)
     if m is None:
         return message
-    if ("not found" in message) == ("not found" in first):
-        return m.group(0)
+    if ("not found" in message) == ("not found" in first):  # with its near name, if one is there (harbour.png: harbor.png?)
+        meant = re.search(r"; did you mean (.+)\?$", message)
+        return f"{m.group(0)} (did you mean {meant.group(1)}?)" if meant else m.group(0)
     return f"{m.group(0)} ({message[m.end():].strip(' :').removeprefix('is ')})"
 
 
