@@ -24,7 +24,7 @@ LABEL_CHARS = 40  # a title's characters at most, before it is cut to the thumbn
 COLS = 8
 ROWS = 50  # rows of a sheet at most: 400 faces, 13,544 px tall
 PAD = 10
-RUN = 69  # thumbnails drawn from one document at most (a Tabletop Simulator sheet's faces are as many)
+RUN = 23  # thumbnails drawn from one document at most: pdfium holds a document's decoded pictures (69 illustrated cards: some 90 MB beside a contact sheet)
 
 
 @dataclass(frozen=True)

@@ -255,6 +255,7 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
         if on_table:  # every deck of the export in one saved object, loaded in one go
             made[-1][1][f"{slug}-all.json"] = tts.saved_object(game.title, ttstable.laid_out(on_table)).encode("utf-8")
         heading = f"{game.title} — {preset.name}"
+        heap.given_back()  # (what the deck sheets freed, before a contact sheet's 82 MB as Pillow holds it)
         labels = _contact_font(game, [heading, *notes, *(t.name + t.tail for t in thumbs)])
         # each sheet let go of as it is encoded, before the next is made (contact_sheets' room): no
         # enumerate, whose kept result tuple held the last sheet while the next was drawn
