@@ -24,7 +24,9 @@ LABEL_CHARS = 40  # a title's characters at most, before it is cut to the thumbn
 COLS = 8
 ROWS = 50  # rows of a sheet at most: 400 faces, 13,544 px tall
 PAD = 10
-RUN = 23  # thumbnails drawn from one document at most: pdfium holds a document's decoded pictures (69 illustrated cards: some 90 MB beside a contact sheet)
+# thumbnails drawn from one document at most: pdfium's document of a run is held beside the contact sheet
+# (69 illustrated cards a run: the 3,000-card export's contact sheets at 533 MB; 23, with exports51's rest: 458)
+RUN = 23
 
 
 @dataclass(frozen=True)

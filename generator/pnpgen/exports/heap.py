@@ -42,8 +42,8 @@ def large_blocks_mapped(threshold: int = MMAP_THRESHOLD) -> bool:
 
 def given_back() -> bool:
     """Give the heap's free memory back to the system (glibc's ``malloc_trim``): what converting
-    the faces freed (the print-ready pictures kept, the pictures decoded to be measured: some 170 MB
-    at 3,000 illustrated cards) stayed with the process, where a sheet's blocks, each mapped of its
+    the faces freed (the print-ready pictures kept among it: 325 → 233 MB at 3,000 illustrated
+    cards, docs/speed.md exports51) stayed with the process, where a sheet's blocks, each mapped of its
     own (``large_blocks_mapped``), never reuse it. Whether it was given (False where malloc is not glibc's)."""
     if not sys.platform.startswith("linux"):
         return False
