@@ -45,13 +45,16 @@ def test_unverified_presets_say_so(tmp_path, capsys):
 
 
 def test_shops_whose_sizes_beyond_poker_are_unpublished_say_so(tmp_path, capsys):
-    """MakePlayingCards' and DriveThruCards' one published figure is the poker card (docs/exports.md
-    names it); their other sizes apply the poker bleed to the shop's named sizes, as The Game
-    Crafter's do, and, like those, are warned as unverified rather than presented as checked."""
+    """MakePlayingCards' published figures are its poker and tarot cards, DriveThruCards' its poker
+    card, The Game Crafter's every size but its safe zone (docs/exports.md names each); what they
+    do not publish applies the published bleed to the shop's named sizes and is warned as
+    unverified rather than presented as checked."""
     root = make_workspace(tmp_path / "ws", pieces=["カード1"])  # one card: the warning is the preset's
-    for preset, shop in (("makeplayingcards", "MakePlayingCards"), ("drivethrucards", "DriveThruCards")):
+    for preset, said in (("makeplayingcards", "MakePlayingCards: unverified: poker (822×1122 px) and tarot"),
+                         ("drivethrucards", "DriveThruCards: unverified: only poker"),
+                         ("thegamecrafter", "The Game Crafter: unverified: the sizes, pixels and 1/8 in bleed are")):
         assert run(root, "export", "--game", "test", "--preset", preset, "--fit", "scale") == 0
-        assert f"{shop}: unverified: only poker" in capsys.readouterr().err, preset
+        assert said in capsys.readouterr().err, preset
 
 
 def test_shipped_presets_name_only_docs_that_exist():

@@ -8,6 +8,8 @@ import os
 import tempfile
 from pathlib import Path
 
+import pytest
+
 from conftest import make_workspace, run
 from pnpgen.data.workspace import Workspace
 from pnpgen.exports import export as exporting
@@ -69,3 +71,47 @@ def test_a_contact_sheets_thumbnails_are_drawn_from_documents_of_a_few_faces_the
     assert run(root, "export", "--game", "test", "--preset", "tabletopsimulator", "--out", str(tmp_path / "b")) == 0
     assert (tmp_path / "b" / "test" / "tabletopsimulator" / "test-contact.png").read_bytes() == whole
     assert runs and max(runs) <= 3 and sum(runs) >= 8, runs  # 7 fronts and a back, 3 at most a document
+
+
+@pytest.mark.parametrize("cards", [8, 16])
+def test_a_big_image_is_drawn_once_the_last_is_encoded_and_let_go_of(tmp_path, monkeypatch, cards):
+    """A Tabletop Simulator sheet (66 MB as Pillow holds it at 69 poker cards) was drawn while the
+    last was still being encoded, and a contact sheet the same: two held at once (a 3,000-card
+    export's peak, 557 MB). Every image here counts as big: as each sheet is made, no earlier one
+    is alive, at three sheets and six, and the files are the bytes of images encoded one by one."""
+    import gc
+    import weakref
+
+    from pnpgen.exports import contact, faces, tts, ttscards
+
+    for module in (ttscards, tts):
+        monkeypatch.setattr(module, "MAX_COLS", 2)
+        monkeypatch.setattr(module, "MAX_ROWS", 2)  # three faces a sheet and the hidden card
+    monkeypatch.setattr(contact, "ROWS", 1)  # eight thumbnails a contact sheet
+    monkeypatch.setattr(faces.PngFiles, "WAITING_BYTES", 1)
+    made: list[weakref.ref] = []  # (an image is unhashable: no WeakSet)
+    seen: list[int] = []  # the big images alive as room is made for the next, before it is drawn
+
+    def kept(real):
+        def make(*args, **kwargs):
+            image = real(*args, **kwargs)
+            made.append(weakref.ref(image))
+            return image
+        return make
+
+    def room_for(self, size, bands=3):
+        real_room(self, size, bands)
+        gc.collect()
+        seen.append(sum(1 for ref in made if ref() is not None))
+
+    real_room = faces.PngFiles.room_for
+    monkeypatch.setattr(faces.PngFiles, "room_for", room_for)
+    monkeypatch.setattr(ttscards, "_grid", kept(ttscards._grid))
+    monkeypatch.setattr(contact, "contact_sheet", kept(contact.contact_sheet))
+    root = make_workspace(tmp_path / "ws", pieces=[f"カード{i}" for i in range(cards)])
+    assert run(root, "export", "--game", "test", "--preset", "tabletopsimulator") == 0
+    out = root / "build" / "test" / "tabletopsimulator"
+    assert len(list(out.glob("cards-faces-*.png"))) == cards // 3 + (cards % 3 > 0)
+    sheets = [p for p in out.glob("*.png") if p.name.startswith(("cards-faces-", "cards-backs-", "test-contact"))]
+    assert len(seen) == len(sheets)  # (the test deck's backs differ: a back sheet beside each face sheet)
+    assert seen == [0] * len(seen)

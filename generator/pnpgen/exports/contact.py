@@ -7,7 +7,7 @@ every thumbnail and the whole sheet at once (3 GB)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -24,7 +24,9 @@ LABEL_CHARS = 40  # a title's characters at most, before it is cut to the thumbn
 COLS = 8
 ROWS = 50  # rows of a sheet at most: 400 faces, 13,544 px tall
 PAD = 10
-RUN = 69  # thumbnails drawn from one document at most (a Tabletop Simulator sheet's faces are as many)
+# thumbnails drawn from one document at most: pdfium's document of a run is held beside the contact sheet
+# (69 illustrated cards a run: the 3,000-card export's contact sheets at 533 MB; 23, with exports51's rest: 458)
+RUN = 23
 
 
 @dataclass(frozen=True)
@@ -128,19 +130,21 @@ def _cut_out(image: Image.Image, thumb: Thumb) -> Image.Image:
     return out
 
 
-def contact_sheets(title: str, thumbs: list[Thumb], font_file: Path,
-                   notes: list[str] | None = None) -> Iterator[Image.Image]:
+def contact_sheets(title: str, thumbs: list[Thumb], font_file: Path, notes: list[str] | None = None,
+                   room: Callable[[tuple[int, int]], None] | None = None) -> Iterator[Image.Image]:
     """The contact sheets, one at a time: ``COLS`` × ``ROWS`` thumbnails each, the notes under
-    the last; one sheet keeps ``title``, several are numbered ``title (2/3)``."""
+    the last; one sheet keeps ``title``, several are numbered ``title (2/3)``; ``room`` is told
+    each sheet's size before it is made (the export waits there for the last one's encoding)."""
     per = COLS * ROWS
     chunks = [thumbs[i:i + per] for i in range(0, len(thumbs), per)] or [[]]
     for n, chunk in enumerate(chunks, 1):
         named = title if len(chunks) == 1 else f"{title} ({n}/{len(chunks)})"
-        yield contact_sheet(named, _drawn(chunk), font_file, notes if n == len(chunks) else [], len(chunk))
+        yield contact_sheet(named, _drawn(chunk), font_file, notes if n == len(chunks) else [], len(chunk), room)
 
 
 def contact_sheet(title: str, thumbs: Iterable[tuple[Image.Image, str, str]], font_file: Path,
-                  notes: list[str] | None = None, count: int | None = None) -> Image.Image:
+                  notes: list[str] | None = None, count: int | None = None,
+                  room: Callable[[tuple[int, int]], None] | None = None) -> Image.Image:
     """The thumbnails in a grid under ``title``, each pasted as it comes (``count`` of them: the
     sheet is sized before the first), then ``notes`` (the decks left out), a line each."""
     notes = notes or []
@@ -154,7 +158,10 @@ def contact_sheet(title: str, thumbs: Iterable[tuple[Image.Image, str, str]], fo
     font = ImageFont.truetype(str(font_file), 13)
     note_px = round(font.size * 1.6)
     width = max([cols * cw] + [round(font.getlength(note)) + 2 * PAD for note in notes])
-    sheet = Image.new("RGB", (width, head + rows * ch + len(notes) * note_px + (PAD if notes else 0)), (255, 255, 255))
+    size = (width, head + rows * ch + len(notes) * note_px + (PAD if notes else 0))
+    if room is not None:
+        room(size)
+    sheet = Image.new("RGB", size, (255, 255, 255))
     draw = ImageDraw.Draw(sheet)
     draw.text((PAD, 10), title, fill=(0, 0, 0), font=ImageFont.truetype(str(font_file), 22))
     for i, (image, name, tail) in enumerate(thumbs):

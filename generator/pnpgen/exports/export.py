@@ -30,7 +30,7 @@ from pnpgen.data.model import EMPTY_PAINTED, Deck, Game, OpenValue, open_value_s
 from pnpgen.data.names import NAME_MAX, check_preset_folder, same_file
 from pnpgen.data.workspace import Workspace, workspace_relative
 from pnpgen.errors import InputError, Where, place, suggest
-from pnpgen.exports import contact, shop, tts, ttscards, ttsids, ttspieces, ttstable
+from pnpgen.exports import contact, heap, shop, tts, ttscards, ttsids, ttspieces, ttstable
 from pnpgen.exports.book import shop_rulebook
 from pnpgen.exports.faces import EarlierImages, PageStyle, PngFiles, unique_faces
 from pnpgen.exports.options import ExportOptions
@@ -42,7 +42,7 @@ from pnpgen.faces.faceset import RenderedGame, render_game
 from pnpgen.faces.grouped import grouped_per_deck
 from pnpgen.faces.printlint import OnFormat, lint_faces
 from pnpgen.messages import msg
-from pnpgen.pdf.assemble import SourceChanged
+from pnpgen.pdf.assemble import PdfFile, SourceChanged
 from pnpgen.pdf.imagestream import ImageStream, make_stream
 from pnpgen.pdf.pdfx import REGISTERED_CONDITIONS, OutputCondition
 from pnpgen.pdf.raster import ImageStreams
@@ -100,7 +100,7 @@ class ExportResult:
 
 
 def export_game(ws: Workspace, slug: str, options: ExportOptions,
-                earlier: Callable[[str], bytes | None] | None = None) -> ExportResult:
+                earlier: Callable[[str], bytes | PdfFile | None] | None = None) -> ExportResult:
     """The export in memory. ``earlier``: the images the last export of this preset made, by
     what each was made from (a Tabletop Simulator sheet or piece made from the same is taken as
     written: ``EarlierImages``); ``ExportResult.made`` records this export's."""
@@ -173,6 +173,10 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
     pictures.own_hash = hashes
     arts = convert_faces(rendered.faces.subset(needed), rendered.art_folder,
                          settle=lambda key, converted: pictures.settle(converted.art, pictures.own.get))
+    # (each face's pictures are placed from their art files: the print-ready bytes the converting
+    # kept, 64 MB at 3,000 illustrated cards, held to the end of a big export as the build no longer holds them)
+    rendered.art_folder.let_go_of_bytes()
+    heap.given_back()  # (what converting freed, given back: a sheet's blocks are mapped apart, never reuse it)
     if preset.files != "tts":  # the shop's thinnest line and safe zone, on the faces it gets as it prints them
         sent = [(deck, f.piece, side, key) for deck in decks for f in by_deck[deck.id]
                 for side, key in (("front", f.front), ("back", f.back)) if key]
@@ -251,9 +255,15 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
         if on_table:  # every deck of the export in one saved object, loaded in one go
             made[-1][1][f"{slug}-all.json"] = tts.saved_object(game.title, ttstable.laid_out(on_table)).encode("utf-8")
         heading = f"{game.title} — {preset.name}"
+        heap.given_back()  # (what the deck sheets freed, before a contact sheet's 82 MB as Pillow holds it)
         labels = _contact_font(game, [heading, *notes, *(t.name + t.tail for t in thumbs)])
-        for n, sheet in enumerate(contact.contact_sheets(heading, thumbs, fontreg.path_of(labels), notes), 1):
+        # each sheet let go of as it is encoded, before the next is made (contact_sheets' room): no
+        # enumerate, whose kept result tuple held the last sheet while the next was drawn
+        n = 0
+        for sheet in contact.contact_sheets(heading, thumbs, fontreg.path_of(labels), notes, pngs.room_for):
+            n += 1
             pngs.add(made[-1][1], f"{slug}-contact.png" if n == 1 else f"{slug}-contact-{n}.png", sheet)
+            del sheet
         pngs.finish()
         _gather(made, result.files)
     except SourceChanged as e:

@@ -25,6 +25,7 @@ from pnpgen.faces.faceset import DeckFaces
 from pnpgen.impose.grid import SheetLayout, SheetOptions, Slot, cut_marks
 from pnpgen.impose.plan import DieLine, Item, Page, PagePlan, PlaceFace, Strokes, TextOp
 from pnpgen.impose.sheets import cut_line_label
+from pnpgen.pdf.assemble import PdfFile
 from pnpgen.pdf.raster import ImageStreams
 from pnpgen.pdf.writer import write_document
 from pnpgen.shapes import Affine, cut_path, mirror_x, outline, shape_spec, translate
@@ -187,7 +188,8 @@ class EarlierImages:
     rasterised and encoded again (an edit to one card re-makes one Tabletop Simulator sheet, not
     every deck's). ``made`` is this export's record, for the next."""
 
-    images: Callable[[str], bytes | None] = lambda made_from: None  # bytes as written, checked; None
+    # the file as written, checked (the file itself, never read into memory: engine/export.py); None
+    images: Callable[[str], bytes | PdfFile | None] = lambda made_from: None
     made: dict[str, str] = field(default_factory=dict)  # file name → what it is made from
     _arts: dict[str, str] = field(default_factory=dict)
 
@@ -205,7 +207,7 @@ class EarlierImages:
         data = self.images(made_from)
         if data is None:
             return False
-        files[name] = data
+        files[name] = data  # type: ignore[assignment]  # (a file written: the commit keeps it, as a spilled one)
         return True
 
     def _art(self, style: PageStyle, key: str) -> str:
@@ -360,6 +362,15 @@ class PngFiles:
         self._waiting.append((files, name, self._pool.submit(png_bytes, image, dpi), size))
         while len(self._waiting) > self.workers + 1 or (
                 len(self._waiting) > 1 and sum(w[3] for w in self._waiting) > self.WAITING_BYTES):
+            self._settle_one()
+
+    def room_for(self, size: tuple[int, int], bands: int = 3) -> None:
+        """Wait, before an image of ``size`` pixels is drawn, until it and the images waiting fit
+        ``WAITING_BYTES`` (or none waits): a Tabletop Simulator sheet (49 MB of pixels, 66 MB as
+        Pillow holds them) was drawn while the last was encoded, and a contact sheet (62 MB) the
+        same, two of them held at once (a 3,000-card export's peak, 557 MB)."""
+        wanted = size[0] * size[1] * bands
+        while self._waiting and sum(w[3] for w in self._waiting) + wanted > self.WAITING_BYTES:
             self._settle_one()
 
     def finish(self) -> None:

@@ -133,8 +133,12 @@ def _sheet(style: PageStyle, chunk: list[UniqueFace], number: int, table: Table,
         back_images = list(face_images(back_keys, style, sheet.cell)) if backs else []
         hidden = back_images[0] if back_images else Image.new("RGB", sheet.cell, NO_BACK)
         if need_faces:
-            pngs.add(files, face_name, _grid(sheet, face_images([f.front for f in chunk], style, sheet.cell), hidden))
+            drawn = face_images([f.front for f in chunk], style, sheet.cell)  # (its document written meanwhile)
+            pngs.room_for(sheet.size)
+            pngs.add(files, face_name, _grid(sheet, drawn, hidden))
         if need_back:
+            if unique_back:
+                pngs.room_for(sheet.size)
             pngs.add(files, back_name, _grid(sheet, back_images, hidden) if unique_back else hidden)
     return {"FaceURL": table.url(face_name), "BackURL": table.url(back_name), "NumWidth": sheet.cols,
             "NumHeight": sheet.rows, "BackIsHidden": True, "UniqueBack": unique_back,
