@@ -65,7 +65,7 @@ def text(conv, el, name: str, props: dict, style: dict) -> None:
             and not frame.lists["dy"] and all(c[1] is first[1] and c[2] is first[2] for c in chars):
         fonts_of[id(first[1])] = found = _set_in(conv, el, first[1])
         if not found[4]:  # one run: a text of plain characters (as a template writes), not measured letter by letter
-            _draw(conv, [[[frame.lists["x"][0], frame.lists["y"][0], "".join(c[0] for c in chars), first[1], 0.0]]],
+            _draw(conv, el, [[[frame.lists["x"][0], frame.lists["y"][0], "".join(c[0] for c in chars), first[1], 0.0]]],
                   fonts_of)
             return
     chunks: list[list[list]] = []  # each chunk's runs: [x, y, chars, style]
@@ -91,7 +91,7 @@ def text(conv, el, name: str, props: dict, style: dict) -> None:
         else:
             runs.append([pen_x, pen_y, ch, st, _width(ch, font, size)])
         pen_x = runs[-1][0] + runs[-1][4] + spacing  # (letters spaced: one run each)
-    _draw(conv, chunks, fonts_of)
+    _draw(conv, el, chunks, fonts_of)
 
 
 def _gather(conv, el, props: dict, style: dict, frames: tuple, chars: list, lines: dict, text_style: dict) -> None:
@@ -220,10 +220,10 @@ def _set_in(conv, el, st: dict) -> tuple[str, float, Any, float, float]:
     return font, size, fill, drop, space
 
 
-def _draw(conv, chunks: list[list[list]], fonts_of: dict) -> None:
+def _draw(conv, el, chunks: list[list[list]], fonts_of: dict) -> None:
     """Anchor each chunk by its first span's text-anchor, then set its runs: one text item for
     each run of the same font, size and colour, measured for the print lint (one mark for each
-    size, over the text)."""
+    size, over the text); a character its font lacks stops here (it would print as an empty box)."""
     placed: list[tuple[str, float, Any, float, float, str]] = []
     for runs in chunks:
         for r in runs:  # each run measured whole, as it is set
@@ -234,6 +234,7 @@ def _draw(conv, chunks: list[list[list]], fonts_of: dict) -> None:
         for x, y, s, st, _ in runs:
             font, size, fill, drop, _ = fonts_of[id(st)]
             if fill is not None and size > 0:
+                _glyphs_in(conv, el, s, font)
                 placed.append((font, size, fill, x - shift, y + drop * size, s))
     boxes: dict[tuple, list] = {}
     for font, size, fill, x, y, s in placed:
@@ -262,6 +263,25 @@ def _draw(conv, chunks: list[list[list]], fonts_of: dict) -> None:
         conv.colour("fill", fill)
         conv.flush()
         conv.items.append(("text", font, size, tuple(group)))
+
+
+def _glyphs_in(conv, el, s: str, font: str) -> None:
+    """A character ``font`` has no glyph for, told at the text's line: a ``<text>`` is set in the
+    one font its ``font-family`` names (no fallback, as ``textbox()`` has), so it would print as
+    an empty box (Japanese in a Latin font's title)."""
+    missing = [c for c in dict.fromkeys(s) if not c.isspace() and not fonts.has_glyph(font, c)]
+    if not missing:
+        return
+    holders = [f for f in fonts.registered() if all(fonts.has_glyph(f, c) for c in missing)]
+    chars = ", ".join(f"{c!r} (U+{ord(c):04X})" for c in missing[:5]) + (" …" if len(missing) > 5 else "")
+    one = len(missing) == 1
+    raise conv.error(el, f"sets {chars} in {font}, which has no glyph for {'it' if one else 'them'}: "
+                     + ("it would print as an empty box" if one else "they would print as empty boxes"),
+                     "the text in a font that has " + ("it" if one else "them") + ": font-family=\""
+                     + (holders[0] if holders else "…") + "\""
+                     + (f" (the game's fonts holding {'it' if one else 'them'}: {', '.join(holders[:4])})" if holders else "")
+                     + ", or a tspan of its own in one; or the text set by textbox(), which takes what its font "
+                     "lacks from game.yaml's fallback_fonts")
 
 
 def _grounds_of_runs(conv, placed: list[tuple[str, float, Any, float, float, str]], size: float,
