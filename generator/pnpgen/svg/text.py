@@ -116,10 +116,7 @@ def _gather(conv, el, props: dict, style: dict, frames: tuple, chars: list, line
             cprops = props_of(child)
             relative = _RELATIVE.match(cprops.get("font-size", ""))
             if relative:  # of the span's parent's size, not of the picture
-                try:
-                    parent = conv.length(style["font-size"], "xy")
-                except ValueError:
-                    raise conv.error(el, "has an unreadable x, y or font-size", "numbers, optionally with units") from None
+                parent = _length(conv, el, "font-size", style["font-size"], "xy")
                 cprops["font-size"] = repr(float(relative.group(1)) * parent * (0.01 if relative.group(2) == "%" else
                                                                                0.5 if relative.group(2) == "ex" else 1))
             if cprops.get("display", "").strip() != "none":
@@ -150,12 +147,9 @@ _SPACES = str.maketrans("\n\t\r", "   ")
 def _frame(conv, el, props: dict, style: dict, lines: dict, text_style: dict) -> _Frame:
     """``el``'s position lists; an Inkscape line (``sodipodi:role="line"``) saved without its x
     or y starts at the text's x, a line below the last."""
-    try:
-        size = conv.length(style["font-size"], "xy")
-        lists = {key: [conv.length(v, "x" if key.endswith("x") else "y", size)
-                       for v in _LIST.split(props.get(key, "").strip()) if v] for key in ("x", "y", "dx", "dy")}
-    except ValueError:
-        raise conv.error(el, "has an unreadable x, y or font-size", "numbers, optionally with units") from None
+    size = _length(conv, el, "font-size", style["font-size"], "xy")
+    lists = {key: [_length(conv, el, key, v, "x" if key.endswith("x") else "y", size, props.get(key, ""))
+                   for v in _LIST.split(props.get(key, "").strip()) if v] for key in ("x", "y", "dx", "dy")}
     if local_name(el) == "text":
         lists["x"] = lists["x"] or [0.0]
         lists["y"] = lists["y"] or [0.0]
@@ -168,6 +162,19 @@ def _frame(conv, el, props: dict, style: dict, lines: dict, text_style: dict) ->
     if lists["y"] and local_name(el) != "text" and el.get(SODIPODI_ROLE) == "line":
         lines["y"] = lists["y"][0]
     return _Frame(lists)
+
+
+def _length(conv, el, key: str, value: str, axis: str, size: float | None = None, written: str = "") -> float:
+    """A text's ``x``, ``y``, ``dx``, ``dy`` (one number of ``written``, its list) or ``font-size`` in
+    user units; one that is no length is told by its attribute and value (it was "an unreadable x,
+    y or font-size", which of them not said)."""
+    try:
+        return conv.length(value, axis) if size is None else conv.length(value, axis, size)
+    except ValueError:
+        shown = written.strip() or value
+        raise conv.error(el, f"has {key}={shown[:40]!r}, which is no length",
+                         "a number of user units, millimetres in a face: "
+                         + ('font-size="3.5"' if key == "font-size" else f'{key}="5" (or one a character: "5 7.5 10")')) from None
 
 
 def _line_height(conv, style: dict, size: float) -> float:
@@ -192,10 +199,7 @@ def _width(s: str, font: str, size: float) -> float:
 def _set_in(conv, el, st: dict) -> tuple[str, float, Any, float, float]:
     """The font, size, fill, baseline drop and letter spacing of a span's style (a span drawing nothing is
     measured in the game's first font when its own is not one of them)."""
-    try:
-        size = conv.length(st["font-size"], "xy")
-    except ValueError:
-        raise conv.error(el, "has an unreadable x, y or font-size", "numbers, optionally with units") from None
+    size = _length(conv, el, "font-size", st["font-size"], "xy")
     if not -MAX_COORDINATE <= size <= MAX_COORDINATE:  # (else found only as the PDF is written, the face unknown)
         raise conv.error(el, f"has font-size {st['font-size']!r}, beyond what a PDF holds",
                          f"a size within ±{MAX_COORDINATE:g}")
