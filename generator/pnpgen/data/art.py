@@ -61,6 +61,7 @@ from pnpgen.errors import (
     file_right_in,
     leads_out,
     place,
+    suggest,
     windows_path_name,
     within,
     written_alike,
@@ -366,7 +367,8 @@ class ArtFolder:
             said += ": a name that begins or ends with a space; rename the file without it"
         elif near and unicodedata.normalize("NFKC", rel) != rel:
             said += f": {rel!r} is typed in full-width letters (全角)"
-        raise ArtFileRefused(f"art file {rel!r} not found", key=key,
+        typo = "" if near else suggest(rel, _pictures_beside(rel, folders))  # dragn.png for dragon.png
+        raise ArtFileRefused(f"art file {rel!r} not found{typo}", key=key,
                          expected=said + ("; paths are relative to art/" if near and rel.startswith("art/") else ""),
                          **where_parts(where))
 
@@ -594,6 +596,21 @@ def _near_names(rel: str, folders: list[Path]) -> list[str]:
             if f.is_file() and name.suffix.lower() in SUFFIXES and _folded(name.stem) == stem and not is_litter(f.name):
                 found.add((parent / f.name).as_posix())
     return sorted(found)[:5]
+
+
+def _pictures_beside(rel: str, folders: list[Path]) -> list[str]:
+    """The pictures in the folders ``rel`` is looked for in (its own subfolder of each), as the data
+    names them: what a misspelt name (``dragn.png``) is likened to."""
+    parent = PurePosixPath(rel).parent
+    names = set()
+    for folder in folders:
+        place = folder / parent
+        if ".." in parent.parts or not place.is_dir() or place.is_symlink():
+            continue
+        for f in sorted(place.iterdir())[:10000]:
+            if f.suffix.lower() in SUFFIXES and f.is_file() and not is_litter(f.name):
+                names.add((parent / f.name).as_posix())
+    return sorted(names)
 
 
 def _folded(stem: str) -> str:
