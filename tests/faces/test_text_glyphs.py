@@ -27,7 +27,7 @@ def test_a_character_the_texts_font_lacks_stops_at_the_template_line(tmp_path, c
     err = capsys.readouterr()
     out = (err.out + err.err).replace(str(ws), "WS")
     assert "Traceback" not in out
-    assert "templates/test/card-front.svg.j2:3:" in out and "piece 2 (鉄根 Warden" in out
+    assert "templates/test/card-front.svg.j2:3:" in out and "piece 2 (鉄根 Warden" in out, out
     assert "sets '鉄' (U+9244), '根' (U+6839) in NotoSerif-Regular, which has no glyph for them" in out
     assert 'font-family="BIZUDGothic-Regular"' in out
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
@@ -41,3 +41,4 @@ def test_the_same_characters_in_a_tspan_of_a_font_that_has_them_print(tmp_path):
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--out", str(tmp_path / "out")) == 0
     text = PdfReader(tmp_path / "out" / "test" / "cards.pdf").pages[0].extract_text()
     assert "Warden" in text and "鉄根" in text
+

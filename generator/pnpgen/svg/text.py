@@ -276,7 +276,7 @@ def _glyphs_in(conv, el, s: str, font: str) -> None:
     missing = [c for c in dict.fromkeys(s) if not c.isspace() and not fonts.has_glyph(font, c)]
     if not missing:
         return
-    holders = [f for f in fonts.registered() if all(fonts.has_glyph(f, c) for c in missing)]
+    holders = [f for f in fonts.registered() if _holds(f, missing)]
     chars = ", ".join(f"{c!r} (U+{ord(c):04X})" for c in missing[:5]) + (" …" if len(missing) > 5 else "")
     one = len(missing) == 1
     raise conv.error(el, f"sets {chars} in {font}, which has no glyph for {'it' if one else 'them'}: "
@@ -286,6 +286,15 @@ def _glyphs_in(conv, el, s: str, font: str) -> None:
                      + (f" (the game's fonts holding {'it' if one else 'them'}: {', '.join(holders[:4])})" if holders else "")
                      + ", or a tspan of its own in one; or the text set by textbox(), which takes what its font "
                      "lacks from game.yaml's fallback_fonts")
+
+
+def _holds(font: str, chars: list[str]) -> bool:
+    """Whether ``font`` has every one of ``chars``; a font named once but unreadable now (its file
+    gone from fonts/ while watch or serve runs on) holds none, and is not offered."""
+    try:
+        return all(fonts.has_glyph(font, c) for c in chars)
+    except (InputError, KeyError, OSError):
+        return False
 
 
 def _grounds_of_runs(conv, placed: list[tuple[str, float, Any, float, float, str]], size: float,
