@@ -61,7 +61,6 @@ from pnpgen.errors import (
     file_right_in,
     leads_out,
     place,
-    suggest,
     windows_path_name,
     within,
     written_alike,
@@ -367,8 +366,7 @@ class ArtFolder:
             said += ": a name that begins or ends with a space; rename the file without it"
         elif near and unicodedata.normalize("NFKC", rel) != rel:
             said += f": {rel!r} is typed in full-width letters (全角)"
-        typo = "" if near else _misspelt(rel, _pictures_beside(rel, folders))  # dragn.png for dragon.png
-        raise ArtFileRefused(f"art file {rel!r} not found{typo}", key=key,
+        raise ArtFileRefused(f"art file {rel!r} not found", key=key,
                          expected=said + ("; paths are relative to art/" if near and rel.startswith("art/") else ""),
                          **where_parts(where))
 
@@ -596,37 +594,6 @@ def _near_names(rel: str, folders: list[Path]) -> list[str]:
             if f.is_file() and name.suffix.lower() in SUFFIXES and _folded(name.stem) == stem and not is_litter(f.name):
                 found.add((parent / f.name).as_posix())
     return sorted(found)[:5]
-
-
-def _pictures_beside(rel: str, folders: list[Path]) -> list[str]:
-    """The pictures in the folders ``rel`` is looked for in (its own subfolder of each), as the data
-    names them: what a misspelt name (``dragn.png``) is likened to."""
-    parent = PurePosixPath(rel).parent
-    names = set()
-    for folder in folders:
-        place = folder / parent
-        if ".." in parent.parts or not place.is_dir() or place.is_symlink():
-            continue
-        for f in sorted(place.iterdir())[:10000]:
-            if f.suffix.lower() in SUFFIXES and f.is_file() and not is_litter(f.name):
-                names.add((parent / f.name).as_posix())
-    return sorted(names)
-
-
-def _misspelt(rel: str, names: list[str]) -> str:
-    """``; did you mean dragon.png?`` for a name whose stem is a near miss of a picture's there
-    (its ending aside: ``a.png`` is like no ``ok.png``), else nothing."""
-    stems: dict[str, list[str]] = {}
-    for name in names:
-        stems.setdefault(PurePosixPath(name).stem, []).append(name)
-    near = suggest(PurePosixPath(rel).stem, stems, cutoff=0.75)
-    if not near:
-        return ""
-    stem = near.removeprefix("; did you mean ").split("?", 1)[0]
-    found = stems.get(stem) or next((v for k, v in stems.items() if k.lower() == stem.lower()), [])
-    ending = PurePosixPath(rel).suffix.lower()
-    found = sorted(found, key=lambda n: PurePosixPath(n).suffix.lower() != ending)
-    return f"; did you mean {found[0]}?" if found else ""
 
 
 def _folded(stem: str) -> str:
