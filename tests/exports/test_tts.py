@@ -833,7 +833,7 @@ def test_a_hidden_roles_card_face_down_tells_the_table_neither_its_name_nor_its_
     assert not any(role in p.name for p in out.iterdir() for role in ("市民", "影", "道化"))
 
 
-VOTE_BACK_SVG = TILE_BACK_SVG.replace('fill="#335533"/>', 'fill="#335533"/><text x="3" y="10" font-family="{{ fonts.gothic }}" font-size="4">反対</text>')
+VOTE_BACK_SVG = TILE_BACK_SVG.replace('fill="#335533"/>', 'fill="#335533"/><text x="3" y="10" font-family="BIZUDPGothic-Regular" font-size="4">反対</text>')
 
 
 def test_a_two_sided_pieces_back_is_not_called_by_its_fronts_name(tmp_path):
@@ -868,8 +868,9 @@ def test_a_two_sided_pieces_back_is_not_called_by_its_fronts_name(tmp_path):
     assert unnamed["Nickname"] == "無名" and unnamed["HideWhenFaceDown"] is True
 
 
-WORDED_FRONT_SVG = SQUARE_TOKEN_SVG.replace('fill="#3366cc"/>', 'fill="#3366cc"/><text x="3" y="8" font-family="{{ fonts.gothic }}" '
-                                            'font-size="3">{{ piece.name }}</text><text x="3" y="14" font-family="{{ fonts.gothic }}" '
+# (the game's Japanese fonts by name: an English edition's gothic has no 賛成, which a <text> would print as boxes)
+WORDED_FRONT_SVG = SQUARE_TOKEN_SVG.replace('fill="#3366cc"/>', 'fill="#3366cc"/><text x="3" y="8" font-family="BIZUDPGothic-Regular" '
+                                            'font-size="3">{{ piece.name }}</text><text x="3" y="14" font-family="BIZUDPGothic-Regular" '
                                             'font-size="3">{{ piece.text }}</text>')
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import jinja2
+
 from pnpgen.data import validate
 from pnpgen.data.model import OPEN_COLOUR, Game, is_placeholder
 from pnpgen.errors import InputError
@@ -21,6 +23,9 @@ class FaceColours:
     def colour(self, name: str | None, default: str | None = None) -> str:
         """A palette name or '#rrggbb' → '#rrggbb'; a colour the draft leaves open (未定, empty,
         none) gives ``default`` or a neutral grey. The caller's template line is added on failure."""
+        for given in (name, default):
+            if isinstance(given, jinja2.Undefined):  # colour(piece.factoin): the field not there, by its name
+                str(given)  # (a strict Undefined raises its own error: "the piece has no field …; did you mean …")
         if name is None or (isinstance(name, str) and not name.strip()) or is_placeholder(name):
             if default is None:
                 self.painted_open()

@@ -131,6 +131,10 @@ def face_error(message: str, where: str, template: str, e: InputError | None = N
     # the element's template line, where the converter knows it, goes in front: templates/x.svg.j2:8
     at = _WRITTEN_AT.search(message)
     line = int(at.group(1)) if at and template and template.endswith(at.group(2)) else None
+    if at and line is None and template and not at.group(2).startswith("common/"):  # a frame it extends or includes
+        shared = _beside(template, at.group(2))
+        if shared is not None:  # told at the shared template's line, where the designer mends it for every face
+            template, line = shared, int(at.group(1))
     if at and line is None and template and at.group(2).startswith("common/"):  # drawn by a built-in macro
         line = _calling_line(template, message)
     if line is None and template and _PICTURE.search(message):  # an <image> image() wrote: the line calling it
@@ -145,6 +149,19 @@ def face_error(message: str, where: str, template: str, e: InputError | None = N
 _PICTURE = later(r"shows '([^']+)', an SVG picture(?:[^(]*\(<textPath[^>]*> at line (\d+) of the picture\))?")
 _WRITTEN_AT = later(r"written at line (\d+) of ([^\s,)]+)")  # svg/__init__.py Converter._name
 _VALUE = later(r"has [\w:-]+=(['\"])(.+?)\1")  # the value an element's error quotes: fill='stom'
+
+
+def _beside(template: str, name: str) -> str | None:
+    """The file of the template ``name`` (as templates/ names it: ``ironroot/_frame.svg.j2``) in the
+    templates folder holding the face's ``template``, when it is there (looked for no higher than
+    that ``templates/`` folder)."""
+    for folder in Path(template).parents:
+        candidate = folder / name
+        if candidate.is_file():
+            return str(candidate)
+        if folder.name == "templates":
+            break
+    return None
 
 
 def _calling_line(template: str, message: str) -> int | None:

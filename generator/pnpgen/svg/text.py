@@ -65,7 +65,7 @@ def text(conv, el, name: str, props: dict, style: dict) -> None:
             and not frame.lists["dy"] and all(c[1] is first[1] and c[2] is first[2] for c in chars):
         fonts_of[id(first[1])] = found = _set_in(conv, el, first[1])
         if not found[4]:  # one run: a text of plain characters (as a template writes), not measured letter by letter
-            _draw(conv, [[[frame.lists["x"][0], frame.lists["y"][0], "".join(c[0] for c in chars), first[1], 0.0]]],
+            _draw(conv, el, [[[frame.lists["x"][0], frame.lists["y"][0], "".join(c[0] for c in chars), first[1], 0.0]]],
                   fonts_of)
             return
     chunks: list[list[list]] = []  # each chunk's runs: [x, y, chars, style]
@@ -91,7 +91,7 @@ def text(conv, el, name: str, props: dict, style: dict) -> None:
         else:
             runs.append([pen_x, pen_y, ch, st, _width(ch, font, size)])
         pen_x = runs[-1][0] + runs[-1][4] + spacing  # (letters spaced: one run each)
-    _draw(conv, chunks, fonts_of)
+    _draw(conv, el, chunks, fonts_of)
 
 
 def _gather(conv, el, props: dict, style: dict, frames: tuple, chars: list, lines: dict, text_style: dict) -> None:
@@ -116,10 +116,7 @@ def _gather(conv, el, props: dict, style: dict, frames: tuple, chars: list, line
             cprops = props_of(child)
             relative = _RELATIVE.match(cprops.get("font-size", ""))
             if relative:  # of the span's parent's size, not of the picture
-                try:
-                    parent = conv.length(style["font-size"], "xy")
-                except ValueError:
-                    raise conv.error(el, "has an unreadable x, y or font-size", "numbers, optionally with units") from None
+                parent = _length(conv, el, "font-size", style["font-size"], "xy")
                 cprops["font-size"] = repr(float(relative.group(1)) * parent * (0.01 if relative.group(2) == "%" else
                                                                                0.5 if relative.group(2) == "ex" else 1))
             if cprops.get("display", "").strip() != "none":
@@ -150,12 +147,9 @@ _SPACES = str.maketrans("\n\t\r", "   ")
 def _frame(conv, el, props: dict, style: dict, lines: dict, text_style: dict) -> _Frame:
     """``el``'s position lists; an Inkscape line (``sodipodi:role="line"``) saved without its x
     or y starts at the text's x, a line below the last."""
-    try:
-        size = conv.length(style["font-size"], "xy")
-        lists = {key: [conv.length(v, "x" if key.endswith("x") else "y", size)
-                       for v in _LIST.split(props.get(key, "").strip()) if v] for key in ("x", "y", "dx", "dy")}
-    except ValueError:
-        raise conv.error(el, "has an unreadable x, y or font-size", "numbers, optionally with units") from None
+    size = _length(conv, el, "font-size", style["font-size"], "xy")
+    lists = {key: [_length(conv, el, key, v, "x" if key.endswith("x") else "y", size, props.get(key, ""))
+                   for v in _LIST.split(props.get(key, "").strip()) if v] for key in ("x", "y", "dx", "dy")}
     if local_name(el) == "text":
         lists["x"] = lists["x"] or [0.0]
         lists["y"] = lists["y"] or [0.0]
@@ -168,6 +162,19 @@ def _frame(conv, el, props: dict, style: dict, lines: dict, text_style: dict) ->
     if lists["y"] and local_name(el) != "text" and el.get(SODIPODI_ROLE) == "line":
         lines["y"] = lists["y"][0]
     return _Frame(lists)
+
+
+def _length(conv, el, key: str, value: str, axis: str, size: float | None = None, written: str = "") -> float:
+    """A text's ``x``, ``y``, ``dx``, ``dy`` (one number of ``written``, its list) or ``font-size`` in
+    user units; one that is no length is told by its attribute and value (it was "an unreadable x,
+    y or font-size", which of them not said)."""
+    try:
+        return conv.length(value, axis) if size is None else conv.length(value, axis, size)
+    except ValueError:
+        shown = written.strip() or value
+        raise conv.error(el, f"has {key}={shown[:40]!r}, which is no length",
+                         "a number of user units, millimetres in a face: "
+                         + ('font-size="3.5"' if key == "font-size" else f'{key}="5" (or one a character: "5 7.5 10")')) from None
 
 
 def _line_height(conv, style: dict, size: float) -> float:
@@ -192,10 +199,7 @@ def _width(s: str, font: str, size: float) -> float:
 def _set_in(conv, el, st: dict) -> tuple[str, float, Any, float, float]:
     """The font, size, fill, baseline drop and letter spacing of a span's style (a span drawing nothing is
     measured in the game's first font when its own is not one of them)."""
-    try:
-        size = conv.length(st["font-size"], "xy")
-    except ValueError:
-        raise conv.error(el, "has an unreadable x, y or font-size", "numbers, optionally with units") from None
+    size = _length(conv, el, "font-size", st["font-size"], "xy")
     if not -MAX_COORDINATE <= size <= MAX_COORDINATE:  # (else found only as the PDF is written, the face unknown)
         raise conv.error(el, f"has font-size {st['font-size']!r}, beyond what a PDF holds",
                          f"a size within ±{MAX_COORDINATE:g}")
@@ -220,10 +224,10 @@ def _set_in(conv, el, st: dict) -> tuple[str, float, Any, float, float]:
     return font, size, fill, drop, space
 
 
-def _draw(conv, chunks: list[list[list]], fonts_of: dict) -> None:
+def _draw(conv, el, chunks: list[list[list]], fonts_of: dict) -> None:
     """Anchor each chunk by its first span's text-anchor, then set its runs: one text item for
     each run of the same font, size and colour, measured for the print lint (one mark for each
-    size, over the text)."""
+    size, over the text); a character its font lacks stops here (it would print as an empty box)."""
     placed: list[tuple[str, float, Any, float, float, str]] = []
     for runs in chunks:
         for r in runs:  # each run measured whole, as it is set
@@ -234,6 +238,7 @@ def _draw(conv, chunks: list[list[list]], fonts_of: dict) -> None:
         for x, y, s, st, _ in runs:
             font, size, fill, drop, _ = fonts_of[id(st)]
             if fill is not None and size > 0:
+                _glyphs_in(conv, el, s, font)
                 placed.append((font, size, fill, x - shift, y + drop * size, s))
     boxes: dict[tuple, list] = {}
     for font, size, fill, x, y, s in placed:
@@ -262,6 +267,34 @@ def _draw(conv, chunks: list[list[list]], fonts_of: dict) -> None:
         conv.colour("fill", fill)
         conv.flush()
         conv.items.append(("text", font, size, tuple(group)))
+
+
+def _glyphs_in(conv, el, s: str, font: str) -> None:
+    """A character ``font`` has no glyph for, told at the text's line: a ``<text>`` is set in the
+    one font its ``font-family`` names (no fallback, as ``textbox()`` has), so it would print as
+    an empty box (Japanese in a Latin font's title)."""
+    missing = [c for c in dict.fromkeys(s) if not c.isspace() and not fonts.has_glyph(font, c)]
+    if not missing:
+        return
+    holders = [f for f in fonts.registered() if _holds(f, missing)]
+    chars = ", ".join(f"{c!r} (U+{ord(c):04X})" for c in missing[:5]) + (" …" if len(missing) > 5 else "")
+    one = len(missing) == 1
+    raise conv.error(el, f"sets {chars} in {font}, which has no glyph for {'it' if one else 'them'}: "
+                     + ("it would print as an empty box" if one else "they would print as empty boxes"),
+                     "the text in a font that has " + ("it" if one else "them") + ": font-family=\""
+                     + (holders[0] if holders else "…") + "\""
+                     + (f" (the game's fonts holding {'it' if one else 'them'}: {', '.join(holders[:4])})" if holders else "")
+                     + ", or a tspan of its own in one; or the text set by textbox(), which takes what its font "
+                     "lacks from game.yaml's fallback_fonts")
+
+
+def _holds(font: str, chars: list[str]) -> bool:
+    """Whether ``font`` has every one of ``chars``; a font named once but unreadable now (its file
+    gone from fonts/ while watch or serve runs on) holds none, and is not offered."""
+    try:
+        return all(fonts.has_glyph(font, c) for c in chars)
+    except (InputError, KeyError, OSError):
+        return False
 
 
 def _grounds_of_runs(conv, placed: list[tuple[str, float, Any, float, float, str]], size: float,
