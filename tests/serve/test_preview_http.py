@@ -703,6 +703,36 @@ def test_a_rule_edit_says_the_reprint_list_shown_is_an_earlier_builds(tmp_path):
     assert f"`{KEPT_REPRINT}`" in (REPO / "docs" / "playtest.md").read_text(encoding="utf-8")  # the docs quote it
 
 
+def test_a_rule_edit_after_a_build_that_only_removed_pieces_says_there_is_no_reprint_pdf(tmp_path):
+    """A card removed (pieces to pull out only: no reprint.pdf, the one before removed), then a rule
+    paragraph: the note above the kept list said reprint.pdf was kept as it was, and there was
+    none (loop51); it names only the files that are there."""
+    from starlette.testclient import TestClient  # (httpx, anyio: 0.2 s) not at collection
+
+    from pnpgen.serve.preview import KEPT_PULL_LIST, KEPT_REPRINT
+
+    ws = make_workspace(tmp_path / "ws", NAMES, draft=True)
+    preview = Preview(Workspace(ws), "test", ws / "build")
+    preview.rebuild()
+    deck, draft = ws / "data" / "test" / "decks" / "cards.yaml", ws / "data" / "test" / "draft.txt"
+    with TestClient(make_app(preview, "テストゲーム", watch=False), base_url="http://127.0.0.1:8765") as client:
+        deck.write_text(deck.read_text(encoding="utf-8").replace("text: 本文カード3", "text: 新しい本文"), encoding="utf-8")
+        preview.rebuild()  # a reprint.pdf first, which the removal's build then removes
+        deck.write_text(deck.read_text(encoding="utf-8").replace("  - {name: カード1, text: 本文カード1}\n", ""),
+                        encoding="utf-8")
+        preview.rebuild()
+        assert not list((ws / "build" / "test").glob("reprint*.pdf"))
+        draft.write_text(draft.read_text(encoding="utf-8").replace("２〜４人で遊びます。", "２〜５人で遊びます。"),
+                         encoding="utf-8")
+        preview.rebuild()
+        state = client.get("/state.json").json()
+        assert state["changes"][0].startswith("rulebook: draft 3 (概要 changed)"), state["changes"]
+        assert state["reprint"].startswith(KEPT_PULL_LIST + "\n\n") and "1 × カード1" in state["reprint"], state["reprint"]
+        assert KEPT_REPRINT not in state["reprint"] and "reprint.pdf" not in state["reprint"].split("there is no")[0]
+        assert html.escape(KEPT_PULL_LIST) in client.get("/").text
+    assert f"`{KEPT_PULL_LIST}`" in (REPO / "docs" / "playtest.md").read_text(encoding="utf-8")  # the docs quote it
+
+
 def test_the_panel_says_what_changed_since_the_version_tagged_last(tmp_path):
     """The page compares with the set the playtesters hold (trial77: it showed the last save's
     change alone): no tag yet, it says how to tag one; tagged, each save shows the changelog since

@@ -144,7 +144,7 @@ class Preview:
                 try:
                     decks, sheets, pictures, manifest, svgs = self._read(Cache(self.out_root, states, hashes))
                     listed = _reprint_list(self.out)
-                    reprint = reprint_shown(manifest, listed)
+                    reprint = reprint_shown(manifest, listed, self.out)
                 except ValueError as e:  # a file there the build did not write (rulebook.pdf, a link left in build/)
                     raise InputError(f"{e}: the preview shows only plain files inside the game's output folder",
                                      path=self.out,
@@ -168,7 +168,7 @@ class Preview:
             warned = outcome.warnings if outcome.up_to_date else outcome.result.warnings
             changes = list(manifest.get("changes", []))
             if broken and outcome.up_to_date:  # mended back to the last good build: its change was before the break
-                changes, reprint = [MENDED], f"{KEPT_REPRINT}\n\n{listed}" if listed else ""
+                changes, reprint = [MENDED], kept_list(listed, self.out) if listed else ""
             self.state = State(self.state.generation + 1, "", decks, sheets, changes,
                                [self.ws.shown(w) for w in warned], reprint,
                                since_tagged(self.out_root, edition(self.slug, self.options), self.slug), *_title(manifest))
@@ -440,16 +440,27 @@ _REPRINT_PDF = re.compile(r"reprint(-[a-z0-9]+)?\.pdf")  # a build's reprint.pdf
 MENDED = "none against the last good build: this save mends the error, and the files are that build's as they were"
 KEPT_REPRINT = ("This change prints no new copies (reprint.pdf and reprint.txt are kept as they were): "
                 "the list below is an earlier build's.")
+# the same, when the earlier build only took pieces out: it wrote no reprint.pdf (and removed the one before)
+KEPT_PULL_LIST = ("This change prints no new copies (reprint.txt is kept as it was; there is no reprint.pdf: "
+                  "that build only took pieces out): the list below is an earlier build's.")
 
 
-def reprint_shown(manifest: dict[str, Any], listed: str) -> str:
+def reprint_shown(manifest: dict[str, Any], listed: str, out: Path) -> str:
     """reprint.txt as the page shows it: under a change that printed nothing new (a rule paragraph
     edited, game.yaml's rulebook:), the build keeps the files an earlier build wrote, and the page
     says so above them — shown bare under "Last change: rulebook: … changed", its cards read as
     that edit's (a designer's trial, trial77)."""
     if listed and manifest.get("changes") and not manifest.get("reprint"):
-        return f"{KEPT_REPRINT}\n\n{listed}"
+        return kept_list(listed, out)
     return listed
+
+
+def kept_list(listed: str, out: Path) -> str:
+    """An earlier build's reprint list under the note that says so, naming only the files there:
+    after a build that only removed pieces the note said reprint.pdf was kept, and there was none
+    (loop51)."""
+    printed = any(_REPRINT_PDF.fullmatch(p.name) for p in out.glob("reprint*.pdf"))
+    return f"{KEPT_REPRINT if printed else KEPT_PULL_LIST}\n\n{listed}"
 
 
 def since_tagged(out_root: Path, edition_name: str, slug: str) -> str:
