@@ -316,6 +316,37 @@ def _served_saves(tmp_path, monkeypatch, capsys, texts):
     return preview, capsys.readouterr()
 
 
+def test_a_save_made_while_serve_starts_is_built_once_the_watcher_runs(tmp_path, monkeypatch, capsys):
+    """serve builds first, then starts its server and watcher: a save made after the first build
+    read the deck and before the watcher ran was never seen, the page stale until the next save
+    (loop51). What the first build read, taken before it, differs once the watcher runs: built."""
+    import asyncio
+
+    import watchfiles
+
+    from pnpgen.serve import app
+
+    ws = make_workspace(tmp_path / "ws", NAMES)
+    preview = Preview(Workspace(ws), "test", ws / "build")
+    started = preview.inputs()
+    preview.rebuild()
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("カード3", "カード三"), encoding="utf-8")  # (the watcher not yet running)
+
+    async def quiet(*folders, **options):
+        yield set()  # (the watcher's first tick: no change it saw)
+
+    monkeypatch.setattr(watchfiles, "awatch", quiet)
+    capsys.readouterr()
+    asyncio.run(app._watch(preview, started=started))
+    assert preview.state.changes == ["cards: 3 → 3 (+1 カード三 (new), -1 カード3 (removed)); reprint cards.pdf: "
+                                     "sheet 1 (pages 1–2)"], preview.state.changes
+    assert capsys.readouterr().out.splitlines()[0] == "test: built again (build/test)"
+    before = preview.state.generation  # nothing saved since the first build: not built again
+    asyncio.run(app._watch(preview, started=preview.inputs()))
+    assert preview.state.generation == before
+
+
 def test_a_broken_save_is_said_in_the_terminal_too(tmp_path, monkeypatch, capsys):
     """American trial: a save that broke the data was said only on the page; the terminal serve
     runs in says it as watch does (one line, on stderr), and the good save after it says, on

@@ -25,8 +25,8 @@ from pnpgen.data.workspace import Workspace
 from pnpgen.engine import changelog, history
 from pnpgen.engine.bookkey import RULE_SHEET
 from pnpgen.engine.cache import Cache
-from pnpgen.engine.fingerprint import FileHashes
-from pnpgen.engine.fresh import edition, out_dir, watched
+from pnpgen.engine.fingerprint import FileHashes, fingerprint
+from pnpgen.engine.fresh import edition, inputs_of, out_dir, profile_stamps, watched
 from pnpgen.engine.options import BuildOptions, RulebookOptions
 from pnpgen.engine.run import art_sizes, run_build
 from pnpgen.engine.state import States
@@ -124,6 +124,13 @@ class Preview:
         self.told: list[str] | None = None
         self.built_title = ""  # the game's title as the last good build on disk has it, when shown from there
         self.gone = False  # the workspace is gone: the preview ends (``workspace_gone``)
+
+    def inputs(self) -> str:
+        """What the game's build reads (its folders' files, printers.yaml) as one hash: ``serve``
+        takes it before its first build and again once its watcher runs, and builds again when
+        they differ (a save made while the server started was missed until the next save, loop51)."""
+        return fingerprint(inputs_of(self.ws, self.slug), profile_stamps(self.ws), FileHashes(self.out_root / ".cache"),
+                           self.ws.fonts)
 
     def folders(self) -> list[Path]:
         """What to watch: the same folders ``pnpgen watch`` watches (InputError for a link out)."""
