@@ -826,3 +826,35 @@ def test_a_broken_save_mended_back_says_no_change_against_the_last_good_build(tm
     deck.write_text(renamed.replace("name: カード1", "name: 一枚目"), encoding="utf-8")
     state = preview.rebuild()
     assert len(state.changes) == 1 and "一枚目" in state.changes[0] and "新しい名前" not in state.changes[0], state.changes
+
+
+def test_serve_says_at_its_start_and_on_the_page_that_the_printer_profile_the_build_used_is_left_out(tmp_path, capsys):
+    """Sheets built with --printer, then serve (game.yaml names no printer): its first build draws
+    them again without the profile, said only in a change line a designer missed (loop51). The
+    warning names the profile at the start and on the page, save after save, until game.yaml
+    names it; a build that never used one says nothing."""
+    from starlette.testclient import TestClient  # (httpx, anyio: 0.2 s) not at collection
+
+    ws = make_workspace(tmp_path / "ws", NAMES)
+    (ws / "printers.yaml").write_text("home-inkjet: {paper: a4, duplex: long, back_offset_mm: [-1.5, 0.75]}\n",
+                                      encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--printer", "home-inkjet", "-q") == 0
+    preview = Preview(Workspace(ws), "test", ws / "build")
+    state = preview.rebuild()
+    told = ("the sheets are drawn without printer profile home-inkjet, which the build before serve's printed with: "
+            "serve builds as game.yaml says, as pnpgen build with no option does (expected printer: home-inkjet in "
+            "data/test/game.yaml, to preview and build with it)")
+    assert state.error == "" and state.warnings[0] == told, state.warnings
+    assert any(c.startswith("every home sheet changed: printer profile home-inkjet") for c in state.changes)
+    deck, game = ws / "data" / "test" / "decks" / "cards.yaml", ws / "data" / "test" / "game.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("カード3", "カード三"), encoding="utf-8")
+    with TestClient(make_app(preview, "テストゲーム", watch=False), base_url="http://127.0.0.1:8765") as client:
+        assert preview.rebuild().warnings[0] == told  # (the next save's build: still without it)
+        assert html.escape(told) in client.get("/").text
+        game.write_text(game.read_text(encoding="utf-8") + "printer: home-inkjet\n", encoding="utf-8")
+        assert told not in preview.rebuild().warnings
+    fresh = Preview(Workspace(ws), "test", ws / "build")  # the last build used game.yaml's: nothing left out
+    assert told not in fresh.rebuild().warnings
+    game.write_text(game.read_text(encoding="utf-8").replace("printer: home-inkjet\n", ""), encoding="utf-8")
+    fresh.rebuild()
+    assert not [w for w in Preview(Workspace(ws), "test", ws / "build").rebuild().warnings if "printer profile" in w]

@@ -192,7 +192,8 @@ async def _rebuilt(preview: Preview) -> None:
         print(shown(state.error), file=sys.stderr, flush=True)
     elif broken or preview.told is not None:
         again = "fixed, built again" if broken else "built again"
-        for warning in state.warnings:  # (before its lines, as a build says them)
+        for warning in state.warnings[bool(preview.profile_left):]:  # (before its lines, as a build says them;
+            # the profile left out said at the start and on the page, not on every save)
             print(warning_line(warning), file=sys.stderr, flush=True)
         print(preview.ws.shown(f"{preview.slug}: {again} ({preview.out})"), flush=True)
         for line in preview.told or []:

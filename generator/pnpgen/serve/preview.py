@@ -122,8 +122,20 @@ class Preview:
         # what the last save's build says in the terminal, as a build does: None when it was up to
         # date (or broken), else its change lines (none for a draft edited)
         self.told: list[str] | None = None
+        # the printer profile the build before serve's first printed with (``--printer``), which
+        # serve's builds leave out: said at the start and on the page ("" when none was left out)
+        self.profile_left = ""
+        self.looked = False  # whether the build in the output folder before serve's was looked at
         self.built_title = ""  # the game's title as the last good build on disk has it, when shown from there
         self.gone = False  # the workspace is gone: the preview ends (``workspace_gone``)
+
+    def left_out(self) -> str:
+        """The warning that the sheets shown lack the printer profile the build before printed with
+        (a designer missed the docs' line and took the preview's sheets for the profile's, loop51)."""
+        name = self.profile_left
+        return (f"the sheets are drawn without printer profile {name}, which the build before serve's printed with: "
+                f"serve builds as game.yaml says, as pnpgen build with no option does (expected printer: {name} in "
+                f"data/{self.slug}/game.yaml, to preview and build with it)")
 
     def inputs(self) -> str:
         """What the game's build reads (its folders' files, printers.yaml) as one hash: ``serve``
@@ -146,6 +158,7 @@ class Preview:
                 # the build's table of files' hashes and the game's state as it read them: the page
                 # reads its files by them (``_read``), as a build knows the files it wrote
                 hashes, states = FileHashes(self.out_root / ".cache"), States()
+                earlier = None if self.looked else built_printer(self.out)
                 outcome = run_build(self.ws, [self.slug], self.options, self.out_root, self.book,
                                     warm=self.warm, unkept=_warn, states=states, hashes=hashes)[0]
                 try:
@@ -174,6 +187,10 @@ class Preview:
             self._close_documents({pid.split("-", 1)[0] for pid in pictures})
             warned = outcome.warnings if outcome.up_to_date else outcome.result.warnings
             changes = list(manifest.get("changes", []))
+            self.looked, now = True, printer_of(manifest)
+            self.profile_left = "" if now else earlier or self.profile_left
+            if self.profile_left:
+                warned = [self.left_out(), *warned]
             if broken and outcome.up_to_date:  # mended back to the last good build: its change was before the break
                 changes, reprint = [MENDED], kept_list(listed, self.out) if listed else ""
             self.state = State(self.state.generation + 1, "", decks, sheets, changes,
@@ -432,6 +449,22 @@ def _close(opened: tuple[Any, io.BufferedReader]) -> None:
 def _warn(line: str) -> None:
     """A build's warning in the terminal, as a build says it (its caches' bookkeeping failed)."""
     print(warning_line(line), file=sys.stderr, flush=True)
+
+
+def built_printer(out: Path) -> str:
+    """The printer profile the build in ``out`` printed with, as its manifest names it ("": none,
+    or no build there this pnpgen can read)."""
+    try:
+        return printer_of(json.loads(built_file(out, "manifest.json").read_text(encoding="utf-8")))
+    except (OSError, ValueError, RecursionError):
+        return ""
+
+
+def printer_of(manifest: Any) -> str:
+    """The printer profile a build's manifest names ("" for none)."""
+    printer = manifest.get("printer") if isinstance(manifest, dict) else None
+    name = printer.get("name") if isinstance(printer, dict) else None
+    return name if isinstance(name, str) else ""
 
 
 def _title(manifest: dict[str, Any]) -> tuple[str, str]:
