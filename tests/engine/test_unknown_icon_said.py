@@ -49,3 +49,29 @@ def test_check_lists_the_icons_known_once_under_its_problems(tmp_path, capsys):
     known = [line for line in out.splitlines() if line.startswith("  icons known: ")]
     assert len(known) == 1 and "{vp}" in known[0] and "{star}" in known[0], out
     assert out.index(errors[1]) < out.index(known[0])
+
+
+def test_a_fresh_games_unknown_icon_lists_its_own_icons_and_the_built_in_ones_by_name(tmp_path, capsys):
+    """In a game ``pnpgen new`` made, the error listed {cargo_h}, {faith} bare: read as another
+    game's icons (loop51). They are pnpgen's built-in ones, read from the package (no other
+    game's folder is looked at): said so, and the game's own icons first, under their name."""
+    root = tmp_path / "ws"
+    root.mkdir()
+    assert run(root, "new", "fresh") == 0
+    deck = root / "data" / "fresh" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("icons: [vp]", "icons: [vp]\n    footer: '{zzbogus}'", 1),
+                    encoding="utf-8")
+    capsys.readouterr()
+    assert run(root, "build", "--game", "fresh", "--no-rulebook") == 2
+    err = capsys.readouterr().err
+    assert "unknown icon {zzbogus}" in err and \
+        "(expected one of pnpgen's built-in icons, {card}, {cargo_h}, " in err and "this game's" not in err, err
+    (root / "templates" / "fresh" / "icons").mkdir(parents=True)
+    (root / "templates" / "fresh" / "icons" / "kome.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><circle cx="5" cy="5" r="4"/></svg>', encoding="utf-8")
+    assert run(root, "build", "--game", "fresh", "--no-rulebook") == 2
+    err = capsys.readouterr().err
+    assert "(expected one of this game's icons, {kome}; pnpgen's built-in icons, {card}, " in err, err
+    assert run(root, "check", "--game", "fresh") == 2
+    out = capsys.readouterr().out
+    assert "(expected one of this game's icons, {kome}; pnpgen's built-in icons, {card}, " in out, out

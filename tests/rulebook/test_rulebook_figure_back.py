@@ -68,3 +68,18 @@ def test_a_piece_number_past_the_deck_names_the_pieces_it_may_be(tmp_path, capsy
     said = "".join(capsys.readouterr())
     assert "(expected 1 to 8, its pieces in the order the deck lists them: 1 カード1, 2 カード2, 3 カード3, 4 カード4, " \
            "5 カード5, …, 8 カード8)" in said and "Traceback" not in said, said
+
+
+def test_a_piece_number_past_the_deck_names_pieces_sharing_a_name_by_what_tells_them_apart(tmp_path, capsys):
+    """A suit's cards named alike (月, ranks 1–5): ``piece: 75`` listed 「1 月, 2 月, …」, nothing
+    telling which is which (loop51); each is named as the change report and order.csv name it."""
+    ws = _workspace(tmp_path, "side: front")
+    game = ws / "data" / "test" / "game.yaml"
+    game.write_text(game.read_text(encoding="utf-8").replace("piece: 3, x: 105", "piece: 75, x: 105"), encoding="utf-8")
+    (ws / "data" / "test" / "decks" / "cards.yaml").write_text(
+        DECK_YAML.replace("  text: text\n", "  text: text\n  rank: int\n")
+        + "".join(f"  - {{name: 月, text: 本文, rank: {i}}}\n" for i in range(1, 6)), encoding="utf-8")
+    assert run(ws, "check", "--game", "test") == 2
+    said = "".join(capsys.readouterr())
+    assert "piece 75 is not in deck 'cards' (expected 1 to 5, its pieces in the order the deck lists them: " \
+           "1 月［1］, 2 月［2］, 3 月［3］, 4 月［4］, 5 月［5］)" in said, said

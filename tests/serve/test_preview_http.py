@@ -316,6 +316,37 @@ def _served_saves(tmp_path, monkeypatch, capsys, texts):
     return preview, capsys.readouterr()
 
 
+def test_a_save_made_while_serve_starts_is_built_once_the_watcher_runs(tmp_path, monkeypatch, capsys):
+    """serve builds first, then starts its server and watcher: a save made after the first build
+    read the deck and before the watcher ran was never seen, the page stale until the next save
+    (loop51). What the first build read, taken before it, differs once the watcher runs: built."""
+    import asyncio
+
+    import watchfiles
+
+    from pnpgen.serve import app
+
+    ws = make_workspace(tmp_path / "ws", NAMES)
+    preview = Preview(Workspace(ws), "test", ws / "build")
+    started = preview.inputs()
+    preview.rebuild()
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("カード3", "カード三"), encoding="utf-8")  # (the watcher not yet running)
+
+    async def quiet(*folders, **options):
+        yield set()  # (the watcher's first tick: no change it saw)
+
+    monkeypatch.setattr(watchfiles, "awatch", quiet)
+    capsys.readouterr()
+    asyncio.run(app._watch(preview, started=started))
+    assert preview.state.changes == ["cards: 3 → 3 (+1 カード三 (new), -1 カード3 (removed)); reprint cards.pdf: "
+                                     "sheet 1 (pages 1–2)"], preview.state.changes
+    assert capsys.readouterr().out.splitlines()[0] == "test: built again (build/test)"
+    before = preview.state.generation  # nothing saved since the first build: not built again
+    asyncio.run(app._watch(preview, started=preview.inputs()))
+    assert preview.state.generation == before
+
+
 def test_a_broken_save_is_said_in_the_terminal_too(tmp_path, monkeypatch, capsys):
     """American trial: a save that broke the data was said only on the page; the terminal serve
     runs in says it as watch does (one line, on stderr), and the good save after it says, on
@@ -703,6 +734,36 @@ def test_a_rule_edit_says_the_reprint_list_shown_is_an_earlier_builds(tmp_path):
     assert f"`{KEPT_REPRINT}`" in (REPO / "docs" / "playtest.md").read_text(encoding="utf-8")  # the docs quote it
 
 
+def test_a_rule_edit_after_a_build_that_only_removed_pieces_says_there_is_no_reprint_pdf(tmp_path):
+    """A card removed (pieces to pull out only: no reprint.pdf, the one before removed), then a rule
+    paragraph: the note above the kept list said reprint.pdf was kept as it was, and there was
+    none (loop51); it names only the files that are there."""
+    from starlette.testclient import TestClient  # (httpx, anyio: 0.2 s) not at collection
+
+    from pnpgen.serve.preview import KEPT_PULL_LIST, KEPT_REPRINT
+
+    ws = make_workspace(tmp_path / "ws", NAMES, draft=True)
+    preview = Preview(Workspace(ws), "test", ws / "build")
+    preview.rebuild()
+    deck, draft = ws / "data" / "test" / "decks" / "cards.yaml", ws / "data" / "test" / "draft.txt"
+    with TestClient(make_app(preview, "テストゲーム", watch=False), base_url="http://127.0.0.1:8765") as client:
+        deck.write_text(deck.read_text(encoding="utf-8").replace("text: 本文カード3", "text: 新しい本文"), encoding="utf-8")
+        preview.rebuild()  # a reprint.pdf first, which the removal's build then removes
+        deck.write_text(deck.read_text(encoding="utf-8").replace("  - {name: カード1, text: 本文カード1}\n", ""),
+                        encoding="utf-8")
+        preview.rebuild()
+        assert not list((ws / "build" / "test").glob("reprint*.pdf"))
+        draft.write_text(draft.read_text(encoding="utf-8").replace("２〜４人で遊びます。", "２〜５人で遊びます。"),
+                         encoding="utf-8")
+        preview.rebuild()
+        state = client.get("/state.json").json()
+        assert state["changes"][0].startswith("rulebook: draft 3 (概要 changed)"), state["changes"]
+        assert state["reprint"].startswith(KEPT_PULL_LIST + "\n\n") and "1 × カード1" in state["reprint"], state["reprint"]
+        assert KEPT_REPRINT not in state["reprint"] and "reprint.pdf" not in state["reprint"].split("there is no")[0]
+        assert html.escape(KEPT_PULL_LIST) in client.get("/").text
+    assert f"`{KEPT_PULL_LIST}`" in (REPO / "docs" / "playtest.md").read_text(encoding="utf-8")  # the docs quote it
+
+
 def test_the_panel_says_what_changed_since_the_version_tagged_last(tmp_path):
     """The page compares with the set the playtesters hold (trial77: it showed the last save's
     change alone): no tag yet, it says how to tag one; tagged, each save shows the changelog since
@@ -765,3 +826,35 @@ def test_a_broken_save_mended_back_says_no_change_against_the_last_good_build(tm
     deck.write_text(renamed.replace("name: カード1", "name: 一枚目"), encoding="utf-8")
     state = preview.rebuild()
     assert len(state.changes) == 1 and "一枚目" in state.changes[0] and "新しい名前" not in state.changes[0], state.changes
+
+
+def test_serve_says_at_its_start_and_on_the_page_that_the_printer_profile_the_build_used_is_left_out(tmp_path, capsys):
+    """Sheets built with --printer, then serve (game.yaml names no printer): its first build draws
+    them again without the profile, said only in a change line a designer missed (loop51). The
+    warning names the profile at the start and on the page, save after save, until game.yaml
+    names it; a build that never used one says nothing."""
+    from starlette.testclient import TestClient  # (httpx, anyio: 0.2 s) not at collection
+
+    ws = make_workspace(tmp_path / "ws", NAMES)
+    (ws / "printers.yaml").write_text("home-inkjet: {paper: a4, duplex: long, back_offset_mm: [-1.5, 0.75]}\n",
+                                      encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--printer", "home-inkjet", "-q") == 0
+    preview = Preview(Workspace(ws), "test", ws / "build")
+    state = preview.rebuild()
+    told = ("the sheets are drawn without printer profile home-inkjet, which the build before serve's printed with: "
+            "serve builds as game.yaml says, as pnpgen build with no option does (expected printer: home-inkjet in "
+            "data/test/game.yaml, to preview and build with it)")
+    assert state.error == "" and state.warnings[0] == told, state.warnings
+    assert any(c.startswith("every home sheet changed: printer profile home-inkjet") for c in state.changes)
+    deck, game = ws / "data" / "test" / "decks" / "cards.yaml", ws / "data" / "test" / "game.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("カード3", "カード三"), encoding="utf-8")
+    with TestClient(make_app(preview, "テストゲーム", watch=False), base_url="http://127.0.0.1:8765") as client:
+        assert preview.rebuild().warnings[0] == told  # (the next save's build: still without it)
+        assert html.escape(told) in client.get("/").text
+        game.write_text(game.read_text(encoding="utf-8") + "printer: home-inkjet\n", encoding="utf-8")
+        assert told not in preview.rebuild().warnings
+    fresh = Preview(Workspace(ws), "test", ws / "build")  # the last build used game.yaml's: nothing left out
+    assert told not in fresh.rebuild().warnings
+    game.write_text(game.read_text(encoding="utf-8").replace("printer: home-inkjet\n", ""), encoding="utf-8")
+    fresh.rebuild()
+    assert not [w for w in Preview(Workspace(ws), "test", ws / "build").rebuild().warnings if "printer profile" in w]

@@ -42,11 +42,12 @@ from pnpgen.data import validate
 from pnpgen.data.art import ArtFolder
 from pnpgen.data.formats import PAPER_SIZES, RULE_SHEET_PAPERS
 from pnpgen.data.gamefiles import sheet_asked
-from pnpgen.data.model import Game
+from pnpgen.data.model import SAID_LABEL, Game
+from pnpgen.data.telling import names_told_apart
 from pnpgen.data.yamlsrc import Located, load_yaml
 from pnpgen.errors import suggest
 from pnpgen.rulebook.styles import BODY_SIZE, FIGURE_H, TEXT_W
-from pnpgen.safetext import quoted, written_in_cjk
+from pnpgen.safetext import clipped, quoted, written_in_cjk
 from pnpgen.terms import is_latin
 
 KEYS = ("figures", "quick_reference", "contents", "proof", "style", "booklet_sheets", "colophon", "edition", "cover",
@@ -345,7 +346,7 @@ def load_settings(game: Game) -> RulebookSettings:
             if not isinstance(number, int) or isinstance(number, bool) or not 1 <= number <= len(decks[did].pieces):
                 raise doc.error(pk + ("piece",), f"piece {validate.show(number)} is not in deck {did!r}",
                                 f"1 to {len(decks[did].pieces)}, its pieces in the order the deck lists them: "
-                                f"{_pieces_in_order(decks[did].pieces)}")
+                                f"{_pieces_in_order(decks[did].pieces, game.lang)}")
             side = p.get("side", "front")
             if side not in SIDES:
                 raise doc.error(pk + ("side",), f"side {validate.show(side)} is not a side of a piece",
@@ -579,8 +580,11 @@ def _short_line(doc: Located, raw: dict, key: str, game: Game, example: str, und
 PIECES_NAMED = 6  # the pieces a wrong figure piece: number is shown, the first five and the last
 
 
-def _pieces_in_order(pieces: Sequence[Any]) -> str:
+def _pieces_in_order(pieces: Sequence[Any], lang: str) -> str:
     """The numbers a figure's ``piece:`` takes, each with its piece's name (a deck kept in a
-    spreadsheet numbers its rows from 1, not from the sheet's line): ``1 Marsh, 2 Dune, …, 10 Isle``."""
-    named = [f"{k} {p.said}" for k, p in enumerate(pieces, 1)]
+    spreadsheet numbers its rows from 1, not from the sheet's line): ``1 Marsh, 2 Dune, …, 10 Isle``;
+    a name several share with what tells it apart, as the change report names it (``1 月［1］, 2
+    月［2］``: a suit's cards read 「1 月, 2 月, …」, loop51)."""
+    names = names_told_apart(pieces, lang)
+    named = [f"{k} {clipped(names.get(p.index, p.label), SAID_LABEL)}" for k, p in enumerate(pieces, 1)]
     return ", ".join(named if len(named) <= PIECES_NAMED else named[:PIECES_NAMED - 1] + ["…", named[-1]])

@@ -47,8 +47,10 @@ def page_title(ws: Workspace, slug: str, preview: Preview) -> tuple[str, str]:
     return game.title, game.lang
 
 
-def make_app(preview: Preview, title: str, watch: bool = True, lang: str = "ja", end: Callable[[], None] | None = None):
-    """The preview's app; ``end`` ends the server (the workspace gone while it serves)."""
+def make_app(preview: Preview, title: str, watch: bool = True, lang: str = "ja", end: Callable[[], None] | None = None,
+             started: str | None = None):
+    """The preview's app; ``end`` ends the server (the workspace gone while it serves); ``started``:
+    what its first build read (``_watch``)."""
     from sse_starlette.sse import EventSourceResponse
     from starlette.applications import Starlette
     from starlette.concurrency import run_in_threadpool
@@ -109,7 +111,7 @@ def make_app(preview: Preview, title: str, watch: bool = True, lang: str = "ja",
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
-        task = asyncio.create_task(_watch(preview, end)) if watch else None
+        task = asyncio.create_task(_watch(preview, end, started)) if watch else None
         yield
         if task is not None:
             task.cancel()
@@ -126,12 +128,15 @@ def make_app(preview: Preview, title: str, watch: bool = True, lang: str = "ja",
 GONE_GRACE = 1.0
 
 
-async def _watch(preview: Preview, end: Callable[[], None] | None = None) -> None:
+async def _watch(preview: Preview, end: Callable[[], None] | None = None, started: str | None = None) -> None:
     """Rebuild on every save of what the game's build reads (as ``pnpgen watch`` does), and watch
     a folder the build reads made since the start (then build what it holds). The workspace
     itself gone (deleted, renamed, its name given to a link or another folder) ends the preview as
     it ends ``watch``: one line in the terminal and on the page, then ``end`` (exit 2); it showed
-    "unknown game" for ever, and a save built wherever the name led."""
+    "unknown game" for ever, and a save built wherever the name led. ``started``: what the first
+    build read (``Preview.inputs``), taken before it: a save made since, while the server started
+    and before the watcher ran, is built once the watcher runs (the page stayed stale till the next save)."""
+    from starlette.concurrency import run_in_threadpool
     from watchfiles import awatch
 
     root = preview.ws.still_there(None, "serve")
@@ -155,6 +160,9 @@ async def _watch(preview: Preview, end: Callable[[], None] | None = None) -> Non
                 if present_inputs(preview.ws, preview.slug) != present:
                     moved = True  # a folder the build reads made (or removed) since: watched from now on
                     break
+                if started is not None:  # the first tick, the watcher running: a save made before it?
+                    anew = anew or await run_in_threadpool(preview.inputs) != started
+                    started = None
                 now = profile_stamps(preview.ws)
                 if anew or worth_a_build(changes, out) or now != profiles:  # (else nothing, an editor's own files, our output)
                     anew, profiles = False, now
@@ -184,7 +192,8 @@ async def _rebuilt(preview: Preview) -> None:
         print(shown(state.error), file=sys.stderr, flush=True)
     elif broken or preview.told is not None:
         again = "fixed, built again" if broken else "built again"
-        for warning in state.warnings:  # (before its lines, as a build says them)
+        for warning in state.warnings[bool(preview.profile_left):]:  # (before its lines, as a build says them;
+            # the profile left out said at the start and on the page, not on every save)
             print(warning_line(warning), file=sys.stderr, flush=True)
         print(preview.ws.shown(f"{preview.slug}: {again} ({preview.out})"), flush=True)
         for line in preview.told or []:
@@ -248,6 +257,7 @@ def serve(ws: Workspace, args: argparse.Namespace) -> int:
     claim(args.out or ws.root / "build", ws.input_folders, ws.root)  # an --out no save can make right: exit 2 now
     preview = Preview(ws, args.game, args.out or ws.root / "build", args.lang, margin_mm=args.margin)
     preview.folders()  # a link out of the workspace below them: one line, before anything is served
+    started = preview.inputs()  # (a save from now until the watcher runs: built once it does)
     preview.rebuild()
     for warning in preview.state.warnings:  # the first build's, as a build says them
         print(warning_line(warning), file=sys.stderr, flush=True)
@@ -258,7 +268,7 @@ def serve(ws: Workspace, args: argparse.Namespace) -> int:
             print(f"{args.game}: the page shows the last good build until the error is fixed", flush=True)
     ready = f"{args.game}: preview on http://{HOST}:{args.port}/ — rebuilt on every save (Ctrl-C to stop)"
     servers: list[_Server] = []  # (the app ends the server it runs in)
-    app = make_app(preview, title, lang=lang, end=lambda: servers[0].end())
+    app = make_app(preview, title, lang=lang, end=lambda: servers[0].end(), started=started)
     server = _Server(uvicorn.Config(app, host=HOST, port=args.port, log_level="warning"))
     servers.append(server)
     server.run()

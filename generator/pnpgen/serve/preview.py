@@ -25,8 +25,8 @@ from pnpgen.data.workspace import Workspace
 from pnpgen.engine import changelog, history
 from pnpgen.engine.bookkey import RULE_SHEET
 from pnpgen.engine.cache import Cache
-from pnpgen.engine.fingerprint import FileHashes
-from pnpgen.engine.fresh import edition, out_dir, watched
+from pnpgen.engine.fingerprint import FileHashes, fingerprint
+from pnpgen.engine.fresh import edition, inputs_of, out_dir, profile_stamps, watched
 from pnpgen.engine.options import BuildOptions, RulebookOptions
 from pnpgen.engine.run import art_sizes, run_build
 from pnpgen.engine.state import States
@@ -122,8 +122,27 @@ class Preview:
         # what the last save's build says in the terminal, as a build does: None when it was up to
         # date (or broken), else its change lines (none for a draft edited)
         self.told: list[str] | None = None
+        # the printer profile the build before serve's first printed with (``--printer``), which
+        # serve's builds leave out: said at the start and on the page ("" when none was left out)
+        self.profile_left = ""
+        self.looked = False  # whether the build in the output folder before serve's was looked at
         self.built_title = ""  # the game's title as the last good build on disk has it, when shown from there
         self.gone = False  # the workspace is gone: the preview ends (``workspace_gone``)
+
+    def left_out(self) -> str:
+        """The warning that the sheets shown lack the printer profile the build before printed with
+        (a designer missed the docs' line and took the preview's sheets for the profile's, loop51)."""
+        name = self.profile_left
+        return (f"the sheets are drawn without printer profile {name}, which the build before serve's printed with: "
+                f"serve builds as game.yaml says, as pnpgen build with no option does (expected printer: {name} in "
+                f"data/{self.slug}/game.yaml, to preview and build with it)")
+
+    def inputs(self) -> str:
+        """What the game's build reads (its folders' files, printers.yaml) as one hash: ``serve``
+        takes it before its first build and again once its watcher runs, and builds again when
+        they differ (a save made while the server started was missed until the next save, loop51)."""
+        return fingerprint(inputs_of(self.ws, self.slug), profile_stamps(self.ws), FileHashes(self.out_root / ".cache"),
+                           self.ws.fonts)
 
     def folders(self) -> list[Path]:
         """What to watch: the same folders ``pnpgen watch`` watches (InputError for a link out)."""
@@ -139,12 +158,13 @@ class Preview:
                 # the build's table of files' hashes and the game's state as it read them: the page
                 # reads its files by them (``_read``), as a build knows the files it wrote
                 hashes, states = FileHashes(self.out_root / ".cache"), States()
+                earlier = None if self.looked else built_printer(self.out)
                 outcome = run_build(self.ws, [self.slug], self.options, self.out_root, self.book,
                                     warm=self.warm, unkept=_warn, states=states, hashes=hashes)[0]
                 try:
                     decks, sheets, pictures, manifest, svgs = self._read(Cache(self.out_root, states, hashes))
                     listed = _reprint_list(self.out)
-                    reprint = reprint_shown(manifest, listed)
+                    reprint = reprint_shown(manifest, listed, self.out)
                 except ValueError as e:  # a file there the build did not write (rulebook.pdf, a link left in build/)
                     raise InputError(f"{e}: the preview shows only plain files inside the game's output folder",
                                      path=self.out,
@@ -167,8 +187,12 @@ class Preview:
             self._close_documents({pid.split("-", 1)[0] for pid in pictures})
             warned = outcome.warnings if outcome.up_to_date else outcome.result.warnings
             changes = list(manifest.get("changes", []))
+            self.looked, now = True, printer_of(manifest)
+            self.profile_left = "" if now else earlier or self.profile_left
+            if self.profile_left:
+                warned = [self.left_out(), *warned]
             if broken and outcome.up_to_date:  # mended back to the last good build: its change was before the break
-                changes, reprint = [MENDED], f"{KEPT_REPRINT}\n\n{listed}" if listed else ""
+                changes, reprint = [MENDED], kept_list(listed, self.out) if listed else ""
             self.state = State(self.state.generation + 1, "", decks, sheets, changes,
                                [self.ws.shown(w) for w in warned], reprint,
                                since_tagged(self.out_root, edition(self.slug, self.options), self.slug), *_title(manifest))
@@ -427,6 +451,22 @@ def _warn(line: str) -> None:
     print(warning_line(line), file=sys.stderr, flush=True)
 
 
+def built_printer(out: Path) -> str:
+    """The printer profile the build in ``out`` printed with, as its manifest names it ("": none,
+    or no build there this pnpgen can read)."""
+    try:
+        return printer_of(json.loads(built_file(out, "manifest.json").read_text(encoding="utf-8")))
+    except (OSError, ValueError, RecursionError):
+        return ""
+
+
+def printer_of(manifest: Any) -> str:
+    """The printer profile a build's manifest names ("" for none)."""
+    printer = manifest.get("printer") if isinstance(manifest, dict) else None
+    name = printer.get("name") if isinstance(printer, dict) else None
+    return name if isinstance(name, str) else ""
+
+
 def _title(manifest: dict[str, Any]) -> tuple[str, str]:
     """The game's title and language as a build's manifest has them: the page's heading follows
     game.yaml from save to save (it kept the title the server started with, even on a reload)."""
@@ -440,16 +480,27 @@ _REPRINT_PDF = re.compile(r"reprint(-[a-z0-9]+)?\.pdf")  # a build's reprint.pdf
 MENDED = "none against the last good build: this save mends the error, and the files are that build's as they were"
 KEPT_REPRINT = ("This change prints no new copies (reprint.pdf and reprint.txt are kept as they were): "
                 "the list below is an earlier build's.")
+# the same, when the earlier build only took pieces out: it wrote no reprint.pdf (and removed the one before)
+KEPT_PULL_LIST = ("This change prints no new copies (reprint.txt is kept as it was; there is no reprint.pdf: "
+                  "that build only took pieces out): the list below is an earlier build's.")
 
 
-def reprint_shown(manifest: dict[str, Any], listed: str) -> str:
+def reprint_shown(manifest: dict[str, Any], listed: str, out: Path) -> str:
     """reprint.txt as the page shows it: under a change that printed nothing new (a rule paragraph
     edited, game.yaml's rulebook:), the build keeps the files an earlier build wrote, and the page
     says so above them — shown bare under "Last change: rulebook: … changed", its cards read as
     that edit's (a designer's trial, trial77)."""
     if listed and manifest.get("changes") and not manifest.get("reprint"):
-        return f"{KEPT_REPRINT}\n\n{listed}"
+        return kept_list(listed, out)
     return listed
+
+
+def kept_list(listed: str, out: Path) -> str:
+    """An earlier build's reprint list under the note that says so, naming only the files there:
+    after a build that only removed pieces the note said reprint.pdf was kept, and there was none
+    (loop51)."""
+    printed = any(_REPRINT_PDF.fullmatch(p.name) for p in out.glob("reprint*.pdf"))
+    return f"{KEPT_REPRINT if printed else KEPT_PULL_LIST}\n\n{listed}"
 
 
 def since_tagged(out_root: Path, edition_name: str, slug: str) -> str:

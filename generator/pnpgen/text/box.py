@@ -21,6 +21,7 @@ from pathlib import Path
 from markupsafe import Markup
 
 from pnpgen import fonts as fontreg
+from pnpgen import resources
 from pnpgen.data import validate
 from pnpgen.data.i18n import japanese
 from pnpgen.data.markup import ICON, ICON_WITH_VALUE, MarkupError, loose_marks, parse, without_icons
@@ -306,22 +307,33 @@ def _unknown_icon(ctx: TextContext, text, name: str) -> ValueMistake:
         f"unknown icon {{{name}}}{_listed_together(name, known) or suggest(name, known)} in "
         f"{_describe(ctx, text)}{new_icon(ctx.icon_dirs, name)}",
         key=_field_name(text) or None,
-        expected=_icons_expected(known) or "an SVG in templates/<game>/icons/ or templates/common/icons/",
+        expected=_icons_expected(ctx.icon_dirs) or "an SVG in templates/<game>/icons/ or templates/common/icons/",
     )
 
 
 ICONS_LISTED = "one of "  # an unknown icon's hint: the icons known, as ``{name}`` (``known_icons``)
 
 
-def _icons_expected(known: Sequence[str]) -> str:
-    return ICONS_LISTED + ", ".join("{" + n + "}" for n in known) if known else ""
+def _icons_expected(dirs: Sequence[Path]) -> str:
+    """The icons known, by where they are: a fresh game's error listed pnpgen's built-in {cargo_h}
+    and {faith} bare, read as another game's icons (loop51). A name found in an earlier folder
+    is that folder's (the game's own icon wins over a built-in one of its name)."""
+    groups, seen = [], set()
+    for folder in map(Path, dirs):
+        names = [n for n in _icons.names([folder]) if n not in seen]
+        seen.update(names)
+        if names:
+            where = ("pnpgen's built-in icons" if folder.is_relative_to(resources.folder("pnpgen")) else
+                     "the workspace's common icons" if folder.parent.name == "common" else "this game's icons")
+            groups.append(f"{where}, " + ", ".join("{" + n + "}" for n in names))
+    return ICONS_LISTED + "; ".join(groups) if groups else ""
 
 
 def known_icons(error: InputError) -> str:
     """The icons an unknown-icon error lists as the ones known ("" for another error): ``pnpgen
     check`` says them once under its problems, not on each line."""
     if isinstance(error, InputError) and error.message.startswith("unknown icon {") \
-            and (error.expected or "").startswith(ICONS_LISTED + "{"):
+            and (error.expected or "").startswith(ICONS_LISTED):
         return (error.expected or "")[len(ICONS_LISTED):]
     return ""
 
@@ -589,7 +601,7 @@ def icon(ctx: TextContext, name: str, x: float, y: float, size: float, colour: s
         raise ValueMistake(f"unknown icon {{{name}}}{_listed_together(str(name), known) or suggest(str(name), known)} "
                            f"in {ctx.where}{new_icon(ctx.icon_dirs, str(name))}",
                            key=_field_name(name) or None,
-                         expected=_icons_expected(known) or "an SVG in templates/<game>/icons/")
+                         expected=_icons_expected(ctx.icon_dirs) or "an SVG in templates/<game>/icons/")
     try:
         return Markup(_icons.place(path, float(x), float(y), float(size), colour))
     except IconError as e:
