@@ -65,3 +65,62 @@ def test_the_whole_compare_says_what_the_field_walk_said():
     every = {label: {**v, "back_art": "b.png"} for label, v in old.items()}
     assert edited_alike(was, old, every, lambda f: False) == [("back_art", None, "b.png")]
     assert edited_alike(was, old, every, lambda f: f == "back_art") == []
+
+
+BASE = [("カード1", "本文1", 1), ("カード2", "本文2", 2), ("カード3", "本文3", 1), ("カード4", "本文4", 1),
+        ("カード5", "本文5", 1), ("兵", "一", 1), ("兵", "二", 1), ("兵", "三", 2)]
+EDITS: dict[str, list[tuple[str, str, int]]] = {
+    "text": [(n, t + "改" if n == "カード3" else t, c) for n, t, c in BASE],
+    "count": [(n, t, 3 if n == "カード2" else c) for n, t, c in BASE],
+    "rename": [("新名" if n == "カード4" else n, t, c) for n, t, c in BASE],
+    "add": [*BASE[:2], ("追加", "新", 2), *BASE[2:]],
+    "remove": [p for p in BASE if p[0] != "カード1"],
+    "twin": [(n, "ニ" if t == "二" else t, c) for n, t, c in BASE],
+    "every": [(n, t + "。", c) for n, t, c in BASE],
+}
+SAID = {  # what the session's start (the field walk) said of each edit: its change line, the copies to add and pull out
+    'text': (['cards: 10 → 10 (カード3: text); x.pdf: no sheet to reprint (pieces to pull out only)'], [('cards', [('カード3', 1)], [('カード3（古い版）', 1)])]),
+    'count': (['cards: 10 → 11 (+1 カード2); x.pdf: no sheet to reprint (pieces to pull out only)'], [('cards', [('カード2', 1)], [])]),
+    'rename': (['cards: 10 → 10 (新名: name); x.pdf: no sheet to reprint (pieces to pull out only)'], [('cards', [('新名', 1)], [('カード4（古い版）', 1)])]),
+    'add': (['cards: 10 → 12 (+2 追加 (new)); x.pdf: no sheet to reprint (pieces to pull out only)'], [('cards', [('追加', 2)], [])]),
+    'remove': (['cards: 10 → 9 (-1 カード1 (removed)); x.pdf: no sheet to reprint (pieces to pull out only)'], [('cards', [], [('カード1（削除）', 1)])]),
+    'twin': (['cards: 10 → 10 (兵 [ニ]: text); x.pdf: no sheet to reprint (pieces to pull out only)'], [('cards', [('兵［ニ］', 1)], [('兵［二］（古い版）', 1)])]),
+    'every': (['cards: 10 → 10 (カード1: text, カード2: text, カード3: text, カード4: text, カード5: text, 兵 [一。]: text, 兵 [二。]: text, 兵 [三。]: text); x.pdf: no sheet to reprint (pieces to pull out only)'], [('cards', [('カード1', 1), ('カード2', 2), ('カード3', 1), ('カード4', 1), ('カード5', 1), ('兵［一。］', 1), ('兵［三。］', 2), ('兵［二。］', 1)], [('カード1（古い版）', 1), ('カード2（古い版）', 2), ('カード3（古い版）', 1), ('カード4（古い版）', 1), ('カード5（古い版）', 1), ('兵［一］（古い版）', 1), ('兵［三］（古い版）', 2), ('兵［二］（古い版）', 1)])]),
+}
+
+
+def _deck(pieces: list[tuple[str, str, int]]) -> str:
+    from conftest import DECK_YAML
+    return DECK_YAML + "".join(f"  - {{name: {n}, text: {t}, count: {c}}}\n" for n, t, c in pieces)
+
+
+def test_each_kind_of_edit_is_said_as_the_field_walk_said_it(tmp_path):
+    """Text, count, rename, add, remove, a twin's text and every card's text: the change line and
+    the reprint's copies as the session's start gave them (a deck of ten copies, three 兵 told by text)."""
+    from types import SimpleNamespace
+
+    from conftest import make_workspace
+    from pnpgen.data.workspace import Workspace
+    from pnpgen.engine.facekeys import load_and_render
+    from pnpgen.engine.game import BuildResult
+    from pnpgen.engine.options import BuildOptions
+
+    root = make_workspace(tmp_path / "w", deck=_deck(BASE))
+
+    def built() -> BuildResult:
+        rendered = load_and_render(Workspace(root), "test", BuildOptions())
+        result = BuildResult(rendered.game, rendered=rendered)
+        result.records = [SimpleNamespace(id=df.deck.id, name=df.deck.name, count=df.deck.count, sheets=1, files=["x.pdf"])
+                          for df in rendered.decks]  # type: ignore[misc]
+        return result
+    before = snapshot(built())
+    said = {}
+    for kind, pieces in EDITS.items():
+        (root / "data" / "test" / "decks" / "cards.yaml").write_text(_deck(pieces), encoding="utf-8")
+        result = built()
+        now = snapshot(result)
+        matches: dict[str, Any] = {}
+        lines, _ = change_report(before, now, matches)
+        decks = reprint.deck_reprints(result, before, now, matches)
+        said[kind] = (lines, [(d.id, sorted(d.add.items()), sorted(d.pull.items())) for d in decks])
+    assert said == SAID
