@@ -2,15 +2,17 @@
 deck's. Operations are counted, nothing is timed: for a deck of N text cards and of 2N, one card's
 text edited, the pieces' values are read field by field (``dict.get``) only where a piece's values
 differ as a whole (engine/changes.py ``field_edits``: ``told_apart`` and ``edited_alike`` walked
-every piece's fields before, twice a build); the change line and the reprint what they were."""
+every piece's fields before, twice a build), and its copies counted (``Counter``) only where they
+differ (engine/piecematch.py ``copies_only``); the change line and the reprint what they were."""
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 from engine.test_reprint_ops import _built
-from pnpgen.engine import reprint
+from pnpgen.engine import piecematch, reprint
 from pnpgen.engine.changes import change_report, edited_alike, snapshot, told_apart
 
 
@@ -29,26 +31,38 @@ def _counting(decks: dict[str, Any]) -> dict[str, Any]:
     return decks
 
 
-def _walked(tmp_path: Path, n: int) -> tuple[int, list[str], list]:
+class _Made(Counter):
+    """A count of copies, its making counted (engine/piecematch.py ``copies_only``)."""
+    made = 0
+
+    def __init__(self, *a: Any, **k: Any) -> None:
+        _Made.made += 1
+        super().__init__(*a, **k)
+
+
+def _walked(tmp_path: Path, n: int, monkeypatch) -> tuple[int, list[str], list]:
+    monkeypatch.setattr(piecematch, "Counter", _Made)
     before = _counting(snapshot(_built(tmp_path / str(n), n)))
     result = _built(tmp_path / str(n), n, edited=3)
     now = _counting(snapshot(result))
-    _Counted.reads = 0
+    _Counted.reads = _Made.made = 0
     matches: dict[str, Any] = {}
     lines, _ = change_report(before, now, matches)
     decks = reprint.deck_reprints(result, before, now, matches)
-    return _Counted.reads, lines, [(d.id, d.fronts, d.add, d.pull) for d in decks]
+    monkeypatch.undo()
+    return _Counted.reads + _Made.made, lines, [(d.id, d.fronts, d.add, d.pull) for d in decks]
 
 
-def test_a_one_card_edit_reads_the_fields_of_that_card_alone(tmp_path):
-    small, small_lines, small_decks = _walked(tmp_path, 12)
-    large, large_lines, large_decks = _walked(tmp_path, 24)
+def test_a_one_card_edit_reads_the_fields_of_that_card_alone(tmp_path, monkeypatch):
+    small, small_lines, small_decks = _walked(tmp_path, 12, monkeypatch)
+    large, large_lines, large_decks = _walked(tmp_path, 24, monkeypatch)
     for n, lines in ((12, small_lines), (24, large_lines)):
         assert lines == [f"cards: {n} → {n} (カード3: text); x.pdf: no sheet to reprint (pieces to pull out only)"], lines
     for decks in (small_decks, large_decks):  # the edited card: one copy to add, its old one to pull out
         ((deck, fronts, add, pull),) = decks
         assert deck == "cards" and add == {"カード3": 1} and sum(pull.values()) == 1, decks
-    # the edited card's fields, whatever the deck's size (before: every piece's, 12 → 24 cards twice as many)
+    # the edited card's fields read and its copies counted, whatever the deck's size (before: every
+    # piece's fields, 152 reads at 12 cards and 296 at 24; each piece's copies a Counter a side)
     assert 0 < small == large <= 40, (small, large)
 
 
