@@ -475,15 +475,28 @@ def edited_alike(was: dict[str, str], old_values: dict[str, Any], new_values: di
     more: a deck's ``defaults:`` edited is one edit, told once, ``all 37 pieces: back_art``
     (trial73: a new back picture for a memory game's 37 pairs was told ``Frog: back_art, Duck:
     back_art, …`` on the change line and as 37 lines of ``pnpgen diff``)."""
+    if len(was) < ALIKE_FROM:
+        return []
     edits = []
     for label, old_label in was.items():
-        ov, nv = old_values.get(old_label) or {}, new_values.get(label) or {}
-        edits.append([(f, ov.get(f), nv.get(f)) for f in dict.fromkeys([*nv, *ov])
-                      if ov.get(f) != nv.get(f) and not unrecorded(f)])
-    if len(edits) < ALIKE_FROM:
-        return []
+        edit = field_edits(old_values.get(old_label) or {}, new_values.get(label) or {}, unrecorded)
+        if not edit:  # a piece not edited: no edit made by every piece (a one-card edit stops at the first other)
+            return []
+        edits.append(edit)
     first, *rest = edits
     return [edit for edit in first if all(edit in other for other in rest)]
+
+
+def field_edits(old: dict[str, Any], new: dict[str, Any],
+                unrecorded: Callable[[str], bool] | None = None) -> list[tuple[str, Any, Any]]:
+    """A piece's field edits, each (field, old value, new value), in the fields' order (its new
+    ones first); none where ``unrecorded`` says a field is a translation only one record holds.
+    Its values equal as a whole are no edit, compared at once, not field by field: a one-card
+    edit of a 3,000-card deck walks that card's fields, not the deck's (report51)."""
+    if old == new:
+        return []
+    return [(f, old.get(f), new.get(f)) for f in dict.fromkeys([*new, *old])
+            if old.get(f) != new.get(f) and (unrecorded is None or not unrecorded(f))]
 
 
 def parked_said(old: int, lang: str = "en") -> str:
@@ -570,7 +583,7 @@ def told_apart(before: dict[str, Any], now: dict[str, Any], lang: str, was: dict
         sides.append(kinds)
     compared = was.items() if was is not None else ((label, label) for label in now if label in before)
     changed = {f for n, o in compared if isinstance(now.get(n), dict) and isinstance(before.get(o), dict)
-               for f in {*now[n], *before[o]} if now[n].get(f) != before[o].get(f)}
+               for f, *_ in field_edits(before[o], now[n])}
     fields = {k: shortest_telling_fields([sides[0].get(k, []), sides[1].get(k, [])], changed)
               for k in {*sides[0], *sides[1]}}
 

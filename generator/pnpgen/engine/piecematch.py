@@ -264,17 +264,26 @@ def copies_only(old: dict[str, Any], new: dict[str, Any], was: dict[str, str]) -
     apart, and one fewer is no face edited. A piece whose copies are all as they were is not one
     (the changelog's 'every face changed' counts it among the pieces whose faces stayed)."""
     old_copies, new_copies = _copies(old), _copies(new)
-    return {label for label, o in was.items() if old_copies.get(o) and new_copies.get(label)
-            and old_copies[o] != new_copies[label]
-            and (not new_copies[label] - old_copies[o] or not old_copies[o] - new_copies[label])}
+    out: set[str] = set()
+    for label, o in was.items():
+        was_copies, now_copies = old_copies.get(o), new_copies.get(label)
+        if not was_copies or not now_copies or was_copies == now_copies:  # (most pieces: one compare, no count made)
+            continue
+        before, now = Counter(was_copies), Counter(now_copies)
+        if before != now and (not now - before or not before - now):
+            out.add(label)
+    return out
 
 
 
-def _copies(deck: dict[str, Any]) -> dict[str, Counter[tuple]]:
-    """Per piece, its copies by the faces (and pictures) they print."""
-    out: defaultdict[str, Counter[tuple]] = defaultdict(Counter)
+def _copies(deck: dict[str, Any]) -> dict[str, dict[tuple, int]]:
+    """Per piece, its copies by the faces (and pictures) they print: plain dicts, a ``Counter``
+    made only for a piece whose copies differ (3,000 pieces a side: 6,000 ``Counter``s before)."""
+    out: defaultdict[str, dict[tuple, int]] = defaultdict(dict)
     for front, back, n, label, *art in deck.get("pairs", []):
-        out[label][(front, back, *art)] += n
+        copies = out[label]
+        key = (front, back, *art)
+        copies[key] = copies.get(key, 0) + n
     return out
 
 
