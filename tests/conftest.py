@@ -74,8 +74,12 @@ def ctrl_c_as_in_a_terminal() -> None:
     """A child's ``preexec_fn``: Ctrl-C as a designer's terminal delivers it, whoever started the
     tests: a test run started in the background of a script (``pytest &``, nohup, some CI
     runners) ignores SIGINT, its children inherit that, and Python then never turns SIGINT into
-    KeyboardInterrupt."""
+    KeyboardInterrupt. SIGHUP likewise: a suite run under ``nohup`` passed its ignored SIGHUP on, and
+    pnpgen keeps an ignored SIGHUP ignored (nohup's wish), so the tests of a closed terminal's
+    SIGHUP failed there (report51)."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+    if hasattr(signal, "SIGHUP"):
+        signal.signal(signal.SIGHUP, signal.SIG_DFL)
 
 
 def in_a_terminal_group() -> None:
