@@ -16,8 +16,8 @@ from pnpgen.data.telling import as_text
 from pnpgen.engine.changes import (
     edited_alike,
     edited_alike_on,
-    followed,
     few_named,
+    followed,
     font_changes,
     is_icon,
     numbered_name,
