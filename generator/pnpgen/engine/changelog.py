@@ -15,6 +15,8 @@ from pnpgen.data.markup import plain
 from pnpgen.data.telling import as_text
 from pnpgen.engine.changes import (
     edited_alike,
+    edited_alike_on,
+    few_named,
     followed,
     font_changes,
     is_icon,
@@ -105,6 +107,10 @@ def diff(a: Version, b: Version, named: dict[str, int] | None = None) -> dict[st
         entry["every_piece"] = [{"field": f, "old": o, "new": n, "pieces": len(printed),
                                  **({"header": headers[f]} if f in headers else {})}
                                 for f, o, n in edited_alike(printed, old["values"], new.get("values", {}), unrecorded)]
+        # a field several pieces edited alike (a suit recoloured): one line naming them (the fields list each)
+        entry["alike"] = [{"field": f, "old": o, "new": n, "pieces": [name_of(label) for label in on],
+                           **({"header": headers[f]} if f in headers else {})}
+                          for f, o, n, on in edited_alike_on(printed, old["values"], new.get("values", {}), unrecorded)]
         taken = set(was.values())
         entry["removed"] = [{"piece": name_of(label, told_before, at=at_before), "count": c} for label, (c, *_) in old["pieces"].items()
                             if label not in taken and c]
@@ -197,9 +203,15 @@ def markdown(d: dict[str, Any]) -> str:
                           for f in e.get("every_piece", [])
                           for place, old, new in _places({**f, "field": f.get("header") or f["field"]})
                           for edit in [_list_edit(old, new, lang)] for shown in [_shown(old, new, lang)]),
+                        *(say("alike_list", n=len(f["pieces"]), field=_md(place), edit=edit, pieces=_md(few_named(f["pieces"], lang)))
+                          if edit else say("alike", n=len(f["pieces"]), field=_md(place), old=_md(shown[0]), new=_md(shown[1]),
+                                           pieces=_md(few_named(f["pieces"], lang)))
+                          for f in e.get("alike", [])
+                          for place, old, new in _places({**f, "field": f.get("header") or f["field"]})
+                          for edit in [_list_edit(old, new, lang)] for shown in [_shown(old, new, lang)]),
                         *(say("field_list", piece=_md(f["piece"]), field=_md(place), edit=edit) if edit else
                           say("field", piece=_md(f["piece"]), field=_md(place), old=_md(shown[0]), new=_md(shown[1]))
-                          for f in e["fields"] if not _alike(f, e.get("every_piece", []))
+                          for f in e["fields"] if not _alike(f, [*e.get("every_piece", []), *e.get("alike", [])])
                           for place, old, new in _places({**f, "field": f.get("header") or f["field"]})
                           for edit in [_list_edit(old, new, lang)] for shown in [_shown(old, new, lang)]),
                         *(say("option", option=_md(o["option"]), old=_md(shown[0]), new=_md(shown[1]))

@@ -5,6 +5,7 @@ knows exactly which sheets to reprint and why
 from __future__ import annotations
 
 import hashlib
+import json
 from collections import Counter, defaultdict
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -408,6 +409,12 @@ def reasons(old: dict[str, Any], new: dict[str, Any], match: DeckMatch | None = 
     alike = edited_alike({k: o for k, o in was.items() if k not in unprinted}, old_values, new_values, unrecorded)
     if alike:
         details.append(f"all {len(was) - len(unprinted)} pieces: " + ", ".join(headers.get(f, f) for f, *_ in alike))
+    # a field several pieces edited alike (a suit recoloured): one reason naming the pieces, not one a piece
+    some = edited_alike_on({k: o for k, o in was.items() if k not in unprinted}, old_values, new_values, unrecorded)
+    details += [f"{len(on)} pieces: {headers.get(f, f)} {option_said(o)} → {option_said(n)} ({few_named([name_of(x) for x in on])})"
+                for f, o, n, on in some]
+    said_alike = [*alike, *((f, o, n) for f, o, n, _ in some)]
+    grouped = {label for *_, on in some for label in on}
     for label, (count, digest, *sides) in new_pieces.items():
         if label not in was:
             if count:  # (one added parked prints nothing)
@@ -428,7 +435,7 @@ def reasons(old: dict[str, Any], new: dict[str, Any], match: DeckMatch | None = 
         now_values, old_vals = new_values.get(label, {}), old_values.get(was[label], {})
         what = [headers.get(f, f) for f in sorted({*now_values, *old_vals})  # (by the sheet's header: 攻撃, not atk)
                 if now_values.get(f) != old_vals.get(f) and not unrecorded(f)
-                and (f, old_vals.get(f), now_values.get(f)) not in alike]
+                and (f, old_vals.get(f), now_values.get(f)) not in said_alike]
         if label in backs and not back_design and not rebled and not what:  # (a field that changed says why its back did)
             what.append("back")
         # a picture its faces show replaced, on the same faces or on faces changed otherwise too (its
@@ -441,6 +448,7 @@ def reasons(old: dict[str, Any], new: dict[str, Any], match: DeckMatch | None = 
                 replaced.setdefault(name, []).append((name_of(label), count))
         if front_changed and not what and not (repainted and files) and not any(map(is_icon, files)) \
                 and not (files and regrounded(old, new, label, was[label])) and label not in parked and not rebled and not resized and not options and not alike \
+                and label not in grouped \
                 and not fonts:
             # (the size or options say why; a picture replaced on the same faces, its file; an icon redrawn, its file;
             # a field every piece edited alike, told once)
@@ -485,6 +493,34 @@ def edited_alike(was: dict[str, str], old_values: dict[str, Any], new_values: di
         edits.append(edit)
     first, *rest = edits
     return [edit for edit in first if all(edit in other for other in rest)]
+
+
+ALIKE_NAMED = 3  # pieces a change made alike names before counting the rest ("and 3 more")
+
+
+def edited_alike_on(was: dict[str, str], old_values: dict[str, Any], new_values: dict[str, Any],
+                    unrecorded: Callable[[str], bool]) -> list[tuple[str, Any, Any, list[str]]]:
+    """The field edits, each (field, old value, new value, the new labels of the pieces that made
+    it), that ``ALIKE_FROM`` or more pieces of a deck made alike but not every one (``edited_alike``
+    tells those): a suit recoloured, 15 of 66 cards, is one change, ``15 pieces: colour #c00 → #06c
+    (兎［1］, 兎［2］, 兎［3］ and 12 more)``, not 15 lines cut off after ten (trial85). In the deck's order."""
+    if len(was) < ALIKE_FROM:
+        return []
+    made: dict[tuple[str, str, str], tuple[str, Any, Any, list[str]]] = {}
+    for label, old_label in was.items():
+        for f, o, n in field_edits(old_values.get(old_label) or {}, new_values.get(label) or {}, unrecorded):
+            key = (f, json.dumps(o, sort_keys=True, default=str), json.dumps(n, sort_keys=True, default=str))
+            made.setdefault(key, (f, o, n, []))[3].append(label)
+    return [(f, o, n, list(in_deck_order(dict.fromkeys(on)))) for f, o, n, on in made.values()
+            if ALIKE_FROM <= len(on) < len(was)]
+
+
+def few_named(names: list[str], lang: str = "en") -> str:
+    """Pieces a change made alike as its line names them: the first ``ALIKE_NAMED`` and a count of
+    the rest (``兎［1］, 兎［2］, 兎［3］ and 3 more``), the same in the build's change line, the
+    changelog and the preview page."""
+    shown = msg("diff.list.sep", lang).join(names[:ALIKE_NAMED])
+    return shown if len(names) <= ALIKE_NAMED else msg("piece.few_named", lang, names=shown, more=len(names) - ALIKE_NAMED)
 
 
 def field_edits(old: dict[str, Any], new: dict[str, Any],
