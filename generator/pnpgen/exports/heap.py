@@ -25,17 +25,25 @@ M_MMAP_THRESHOLD = -3  # glibc's malloc.h
 MMAP_THRESHOLD = 1 << 20
 
 
+def _glibc(name: str):
+    """glibc's function ``name`` (ctypes), or None where malloc is not glibc's (macOS, musl: whose
+    ``mallopt`` is a stub) or has no such function."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        libc = ctypes.CDLL(None)
+        libc.gnu_get_libc_version  # noqa: B018 (glibc's own: asked only to tell glibc from musl)
+        return getattr(libc, name)
+    except (OSError, AttributeError):
+        return None
+
+
 def large_blocks_mapped(threshold: int = MMAP_THRESHOLD) -> bool:
     """Fix glibc's mmap threshold at ``threshold`` bytes for this process; whether it was set
     (False where malloc is not glibc's, or takes no such setting)."""
-    if not sys.platform.startswith("linux"):
+    mallopt = _glibc("mallopt")
+    if mallopt is None:
         return False
-    try:
-        mallopt = ctypes.CDLL(None).mallopt
-        gnu = ctypes.CDLL(None).gnu_get_libc_version  # glibc's own: musl's mallopt is a stub
-    except (OSError, AttributeError):
-        return False
-    del gnu
     mallopt.argtypes, mallopt.restype = [ctypes.c_int, ctypes.c_int], ctypes.c_int
     return mallopt(M_MMAP_THRESHOLD, threshold) == 1
 
@@ -45,13 +53,8 @@ def given_back() -> bool:
     the faces freed (the print-ready pictures kept among it: 325 → 233 MB at 3,000 illustrated
     cards, docs/speed.md exports51) stayed with the process, where a sheet's blocks, each mapped of its
     own (``large_blocks_mapped``), never reuse it. Whether it was given (False where malloc is not glibc's)."""
-    if not sys.platform.startswith("linux"):
+    trim = _glibc("malloc_trim")
+    if trim is None:
         return False
-    try:
-        trim = ctypes.CDLL(None).malloc_trim
-        gnu = ctypes.CDLL(None).gnu_get_libc_version  # glibc's own
-    except (OSError, AttributeError):
-        return False
-    del gnu
     trim.argtypes, trim.restype = [ctypes.c_size_t], ctypes.c_int
     return trim(0) == 1
